@@ -1,0 +1,533 @@
+/* mpi.h — loom's MPI interface: the standard names of MPI 3.1 that loom implements, and
+ * loom's own extensions (MPIX_*, loom_*).
+ *
+ * Handles are pointers to loom objects. Predefined handles are addresses of objects inside
+ * libloom, so they are link-time constants (usable in static initializers, not in `case`).
+ * Every call may be made from any rank thread; under MPI_THREAD_MULTIPLE (always provided)
+ * several threads of one rank may call at once.
+ *
+ * The program's main: unless LOOM_NO_MAIN_RENAME is defined before this header is included,
+ * `main` is renamed `loom_user_main`, and loom's own main (libloom-main, linked by loomcc)
+ * starts the ranks and runs it once per rank. See loom_run() for the opt-out. */
+#ifndef LOOM_MPI_H
+#define LOOM_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LOOM_API __attribute__((visibility("default")))
+
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+#define LOOM_VERSION_MAJOR 0
+#define LOOM_VERSION_MINOR 1
+
+/* ---- basic types ------------------------------------------------------------------- */
+typedef intptr_t MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+typedef int MPI_Fint;
+
+typedef struct loom_comm *MPI_Comm;
+typedef struct loom_group *MPI_Group;
+typedef struct loom_datatype *MPI_Datatype;
+typedef struct loom_request *MPI_Request;
+typedef struct loom_op *MPI_Op;
+typedef struct loom_info *MPI_Info;
+typedef struct loom_errhandler *MPI_Errhandler;
+typedef struct loom_message *MPI_Message;
+
+/* MPI_SOURCE, MPI_TAG and MPI_ERROR are public; the rest is loom's. */
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int loom_cancelled;   /* 1 if the request was cancelled */
+    MPI_Count loom_bytes; /* bytes received (or sent) */
+} MPI_Status;
+
+/* ---- constants ------------------------------------------------------------------- */
+#define MPI_ANY_SOURCE (-2)
+#define MPI_PROC_NULL (-1)
+#define MPI_ROOT (-3)
+#define MPI_ANY_TAG (-1)
+#define MPI_UNDEFINED (-32766)
+#define MPI_KEYVAL_INVALID (-1)
+#define MPI_BSEND_OVERHEAD 96
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
+
+#define MPI_STATUS_IGNORE ((MPI_Status *)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_IN_PLACE ((void *)-1)
+#define MPI_BOTTOM ((void *)0)
+
+/* results of MPI_Comm_compare / MPI_Group_compare */
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+/* thread levels */
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+/* split types (MPI_Comm_split_type) */
+#define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED 3
+#define MPIX_COMM_TYPE_PHYSICAL_TOPOLOGY MPI_COMM_TYPE_HW_UNGUIDED
+
+/* predefined attribute keys of communicators */
+#define MPI_TAG_UB 1
+#define MPI_HOST 2
+#define MPI_IO 3
+#define MPI_WTIME_IS_GLOBAL 4
+#define MPI_UNIVERSE_SIZE 5
+#define MPI_APPNUM 6
+#define MPI_LASTUSEDCODE 7
+
+/* ---- error classes --------------------------------------------------------------- */
+#define MPI_SUCCESS 0
+#define MPI_ERR_BUFFER 1
+#define MPI_ERR_COUNT 2
+#define MPI_ERR_TYPE 3
+#define MPI_ERR_TAG 4
+#define MPI_ERR_COMM 5
+#define MPI_ERR_RANK 6
+#define MPI_ERR_REQUEST 7
+#define MPI_ERR_ROOT 8
+#define MPI_ERR_GROUP 9
+#define MPI_ERR_OP 10
+#define MPI_ERR_TOPOLOGY 11
+#define MPI_ERR_DIMS 12
+#define MPI_ERR_ARG 13
+#define MPI_ERR_UNKNOWN 14
+#define MPI_ERR_TRUNCATE 15
+#define MPI_ERR_OTHER 16
+#define MPI_ERR_INTERN 17
+#define MPI_ERR_IN_STATUS 18
+#define MPI_ERR_PENDING 19
+#define MPI_ERR_KEYVAL 20
+#define MPI_ERR_NO_MEM 21
+#define MPI_ERR_BASE 22
+#define MPI_ERR_INFO_KEY 23
+#define MPI_ERR_INFO_VALUE 24
+#define MPI_ERR_INFO_NOKEY 25
+#define MPI_ERR_SPAWN 26
+#define MPI_ERR_PORT 27
+#define MPI_ERR_SERVICE 28
+#define MPI_ERR_NAME 29
+#define MPI_ERR_WIN 30
+#define MPI_ERR_SIZE 31
+#define MPI_ERR_DISP 32
+#define MPI_ERR_INFO 33
+#define MPI_ERR_LOCKTYPE 34
+#define MPI_ERR_ASSERT 35
+#define MPI_ERR_RMA_CONFLICT 36
+#define MPI_ERR_RMA_SYNC 37
+#define MPI_ERR_FILE 38
+#define MPI_ERR_NOT_SAME 39
+#define MPI_ERR_AMODE 40
+#define MPI_ERR_UNSUPPORTED_DATAREP 41
+#define MPI_ERR_UNSUPPORTED_OPERATION 42
+#define MPI_ERR_NO_SUCH_FILE 43
+#define MPI_ERR_FILE_EXISTS 44
+#define MPI_ERR_BAD_FILE 45
+#define MPI_ERR_ACCESS 46
+#define MPI_ERR_NO_SPACE 47
+#define MPI_ERR_QUOTA 48
+#define MPI_ERR_READ_ONLY 49
+#define MPI_ERR_FILE_IN_USE 50
+#define MPI_ERR_DUP_DATAREP 51
+#define MPI_ERR_CONVERSION 52
+#define MPI_ERR_IO 53
+#define MPI_ERR_LASTCODE 63
+
+/* ---- predefined objects ---------------------------------------------------------- */
+/* X(standard name, loom object symbol): every predefined datatype handle. Aliases that the
+ * standard defines as synonyms point at the same object (see below). */
+#define LOOM_FOREACH_PREDEFINED_TYPE(X)                                                        \
+    X(MPI_CHAR, loom_mpi_char)                                                                 \
+    X(MPI_SIGNED_CHAR, loom_mpi_signed_char)                                                   \
+    X(MPI_UNSIGNED_CHAR, loom_mpi_unsigned_char)                                               \
+    X(MPI_WCHAR, loom_mpi_wchar)                                                               \
+    X(MPI_SHORT, loom_mpi_short)                                                               \
+    X(MPI_UNSIGNED_SHORT, loom_mpi_unsigned_short)                                             \
+    X(MPI_INT, loom_mpi_int)                                                                   \
+    X(MPI_UNSIGNED, loom_mpi_unsigned)                                                         \
+    X(MPI_LONG, loom_mpi_long)                                                                 \
+    X(MPI_UNSIGNED_LONG, loom_mpi_unsigned_long)                                               \
+    X(MPI_LONG_LONG_INT, loom_mpi_long_long_int)                                               \
+    X(MPI_UNSIGNED_LONG_LONG, loom_mpi_unsigned_long_long)                                     \
+    X(MPI_FLOAT, loom_mpi_float)                                                               \
+    X(MPI_DOUBLE, loom_mpi_double)                                                             \
+    X(MPI_LONG_DOUBLE, loom_mpi_long_double)                                                   \
+    X(MPI_C_BOOL, loom_mpi_c_bool)                                                             \
+    X(MPI_INT8_T, loom_mpi_int8_t)                                                             \
+    X(MPI_INT16_T, loom_mpi_int16_t)                                                           \
+    X(MPI_INT32_T, loom_mpi_int32_t)                                                           \
+    X(MPI_INT64_T, loom_mpi_int64_t)                                                           \
+    X(MPI_UINT8_T, loom_mpi_uint8_t)                                                           \
+    X(MPI_UINT16_T, loom_mpi_uint16_t)                                                         \
+    X(MPI_UINT32_T, loom_mpi_uint32_t)                                                         \
+    X(MPI_UINT64_T, loom_mpi_uint64_t)                                                         \
+    X(MPI_AINT, loom_mpi_aint)                                                                 \
+    X(MPI_COUNT, loom_mpi_count)                                                               \
+    X(MPI_OFFSET, loom_mpi_offset)                                                             \
+    X(MPI_C_FLOAT_COMPLEX, loom_mpi_c_float_complex)                                           \
+    X(MPI_C_DOUBLE_COMPLEX, loom_mpi_c_double_complex)                                         \
+    X(MPI_C_LONG_DOUBLE_COMPLEX, loom_mpi_c_long_double_complex)                               \
+    X(MPI_BYTE, loom_mpi_byte)                                                                 \
+    X(MPI_PACKED, loom_mpi_packed)                                                             \
+    X(MPI_FLOAT_INT, loom_mpi_float_int)                                                       \
+    X(MPI_DOUBLE_INT, loom_mpi_double_int)                                                     \
+    X(MPI_LONG_INT, loom_mpi_long_int)                                                         \
+    X(MPI_2INT, loom_mpi_2int)                                                                 \
+    X(MPI_SHORT_INT, loom_mpi_short_int)                                                       \
+    X(MPI_LONG_DOUBLE_INT, loom_mpi_long_double_int)
+
+#define LOOM_DECLARE_TYPE(name, sym) extern LOOM_API struct loom_datatype sym;
+LOOM_FOREACH_PREDEFINED_TYPE(LOOM_DECLARE_TYPE)
+#undef LOOM_DECLARE_TYPE
+
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0)
+#define MPI_CHAR ((MPI_Datatype)&loom_mpi_char)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)&loom_mpi_signed_char)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)&loom_mpi_unsigned_char)
+#define MPI_WCHAR ((MPI_Datatype)&loom_mpi_wchar)
+#define MPI_SHORT ((MPI_Datatype)&loom_mpi_short)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)&loom_mpi_unsigned_short)
+#define MPI_INT ((MPI_Datatype)&loom_mpi_int)
+#define MPI_UNSIGNED ((MPI_Datatype)&loom_mpi_unsigned)
+#define MPI_LONG ((MPI_Datatype)&loom_mpi_long)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)&loom_mpi_unsigned_long)
+#define MPI_LONG_LONG_INT ((MPI_Datatype)&loom_mpi_long_long_int)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)&loom_mpi_unsigned_long_long)
+#define MPI_FLOAT ((MPI_Datatype)&loom_mpi_float)
+#define MPI_DOUBLE ((MPI_Datatype)&loom_mpi_double)
+#define MPI_LONG_DOUBLE ((MPI_Datatype)&loom_mpi_long_double)
+#define MPI_C_BOOL ((MPI_Datatype)&loom_mpi_c_bool)
+#define MPI_INT8_T ((MPI_Datatype)&loom_mpi_int8_t)
+#define MPI_INT16_T ((MPI_Datatype)&loom_mpi_int16_t)
+#define MPI_INT32_T ((MPI_Datatype)&loom_mpi_int32_t)
+#define MPI_INT64_T ((MPI_Datatype)&loom_mpi_int64_t)
+#define MPI_UINT8_T ((MPI_Datatype)&loom_mpi_uint8_t)
+#define MPI_UINT16_T ((MPI_Datatype)&loom_mpi_uint16_t)
+#define MPI_UINT32_T ((MPI_Datatype)&loom_mpi_uint32_t)
+#define MPI_UINT64_T ((MPI_Datatype)&loom_mpi_uint64_t)
+#define MPI_AINT ((MPI_Datatype)&loom_mpi_aint)
+#define MPI_COUNT ((MPI_Datatype)&loom_mpi_count)
+#define MPI_OFFSET ((MPI_Datatype)&loom_mpi_offset)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)&loom_mpi_c_float_complex)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)&loom_mpi_c_double_complex)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)&loom_mpi_c_long_double_complex)
+#define MPI_BYTE ((MPI_Datatype)&loom_mpi_byte)
+#define MPI_PACKED ((MPI_Datatype)&loom_mpi_packed)
+#define MPI_FLOAT_INT ((MPI_Datatype)&loom_mpi_float_int)
+#define MPI_DOUBLE_INT ((MPI_Datatype)&loom_mpi_double_int)
+#define MPI_LONG_INT ((MPI_Datatype)&loom_mpi_long_int)
+#define MPI_2INT ((MPI_Datatype)&loom_mpi_2int)
+#define MPI_SHORT_INT ((MPI_Datatype)&loom_mpi_short_int)
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)&loom_mpi_long_double_int)
+
+/* Type classes of MPI_Type_get_envelope (combiners). */
+#define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR 5
+#define MPI_COMBINER_INDEXED 6
+#define MPI_COMBINER_HINDEXED 7
+#define MPI_COMBINER_INDEXED_BLOCK 8
+#define MPI_COMBINER_HINDEXED_BLOCK 9
+#define MPI_COMBINER_STRUCT 10
+#define MPI_COMBINER_SUBARRAY 11
+#define MPI_COMBINER_RESIZED 12
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+
+extern LOOM_API struct loom_comm loom_mpi_comm_world;
+extern LOOM_API struct loom_comm loom_mpi_comm_self;
+#define MPI_COMM_NULL ((MPI_Comm)0)
+#define MPI_COMM_WORLD ((MPI_Comm)&loom_mpi_comm_world)
+#define MPI_COMM_SELF ((MPI_Comm)&loom_mpi_comm_self)
+
+extern LOOM_API struct loom_group loom_mpi_group_empty;
+#define MPI_GROUP_NULL ((MPI_Group)0)
+#define MPI_GROUP_EMPTY ((MPI_Group)&loom_mpi_group_empty)
+
+#define MPI_REQUEST_NULL ((MPI_Request)0)
+
+extern LOOM_API struct loom_message loom_mpi_message_no_proc;
+#define MPI_MESSAGE_NULL ((MPI_Message)0)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)&loom_mpi_message_no_proc)
+
+extern LOOM_API struct loom_info loom_mpi_info_env;
+#define MPI_INFO_NULL ((MPI_Info)0)
+#define MPI_INFO_ENV ((MPI_Info)&loom_mpi_info_env)
+
+extern LOOM_API struct loom_errhandler loom_mpi_errors_are_fatal;
+extern LOOM_API struct loom_errhandler loom_mpi_errors_return;
+extern LOOM_API struct loom_errhandler loom_mpi_errors_abort;
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)&loom_mpi_errors_are_fatal)
+#define MPI_ERRORS_RETURN ((MPI_Errhandler)&loom_mpi_errors_return)
+#define MPI_ERRORS_ABORT ((MPI_Errhandler)&loom_mpi_errors_abort)
+
+#define MPI_OP_NULL ((MPI_Op)0)
+
+/* ---- callbacks ------------------------------------------------------------------- */
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *errcode, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out,
+                                        int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int keyval, void *attribute_val,
+                                          void *extra_state);
+LOOM_API int MPI_COMM_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *);
+LOOM_API int MPI_COMM_DUP_FN(MPI_Comm, int, void *, void *, void *, int *);
+LOOM_API int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void *, void *);
+#define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
+#define MPI_DUP_FN MPI_COMM_DUP_FN
+#define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
+
+/* ---- environment (runtime core) --------------------------------------------------- */
+LOOM_API int MPI_Init(int *argc, char ***argv);
+LOOM_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+LOOM_API int MPI_Initialized(int *flag);
+LOOM_API int MPI_Finalize(void);
+LOOM_API int MPI_Finalized(int *flag);
+LOOM_API int MPI_Abort(MPI_Comm comm, int errorcode);
+LOOM_API int MPI_Query_thread(int *provided);
+LOOM_API int MPI_Is_thread_main(int *flag);
+LOOM_API int MPI_Get_processor_name(char *name, int *resultlen);
+LOOM_API int MPI_Get_version(int *version, int *subversion);
+LOOM_API int MPI_Get_library_version(char *version, int *resultlen);
+LOOM_API double MPI_Wtime(void);
+LOOM_API double MPI_Wtick(void);
+
+/* ---- errors ---------------------------------------------------------------------- */
+LOOM_API int MPI_Error_string(int errorcode, char *string, int *resultlen);
+LOOM_API int MPI_Error_class(int errorcode, int *errorclass);
+LOOM_API int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+LOOM_API int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+LOOM_API int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+                                        MPI_Errhandler *errhandler);
+LOOM_API int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+LOOM_API int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+
+/* ---- communicators --------------------------------------------------------------- */
+LOOM_API int MPI_Comm_rank(MPI_Comm comm, int *rank);
+LOOM_API int MPI_Comm_size(MPI_Comm comm, int *size);
+LOOM_API int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+LOOM_API int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+LOOM_API int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+LOOM_API int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                                 MPI_Comm *newcomm);
+LOOM_API int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+LOOM_API int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+LOOM_API int MPI_Comm_free(MPI_Comm *comm);
+LOOM_API int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+LOOM_API int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+LOOM_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+LOOM_API int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+LOOM_API int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+LOOM_API int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+LOOM_API int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+LOOM_API int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
+                                    MPI_Comm_delete_attr_function *delete_fn, int *keyval,
+                                    void *extra_state);
+LOOM_API int MPI_Comm_free_keyval(int *keyval);
+LOOM_API int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val);
+LOOM_API int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+LOOM_API int MPI_Comm_delete_attr(MPI_Comm comm, int keyval);
+
+/* ---- groups ---------------------------------------------------------------------- */
+LOOM_API int MPI_Group_size(MPI_Group group, int *size);
+LOOM_API int MPI_Group_rank(MPI_Group group, int *rank);
+LOOM_API int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+LOOM_API int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+LOOM_API int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+LOOM_API int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+LOOM_API int MPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup);
+LOOM_API int MPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup);
+LOOM_API int MPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup);
+LOOM_API int MPI_Group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Group g2,
+                                       int ranks2[]);
+LOOM_API int MPI_Group_compare(MPI_Group g1, MPI_Group g2, int *result);
+LOOM_API int MPI_Group_free(MPI_Group *group);
+
+/* ---- info ------------------------------------------------------------------------ */
+LOOM_API int MPI_Info_create(MPI_Info *info);
+LOOM_API int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+LOOM_API int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+LOOM_API int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+LOOM_API int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+LOOM_API int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+LOOM_API int MPI_Info_delete(MPI_Info info, const char *key);
+LOOM_API int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+LOOM_API int MPI_Info_free(MPI_Info *info);
+
+/* ---- datatypes ------------------------------------------------------------------- */
+LOOM_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+LOOM_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+LOOM_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                                     MPI_Datatype oldtype, MPI_Datatype *newtype);
+LOOM_API int MPI_Type_indexed(int count, const int blocklengths[], const int displacements[],
+                              MPI_Datatype oldtype, MPI_Datatype *newtype);
+LOOM_API int MPI_Type_create_hindexed(int count, const int blocklengths[],
+                                      const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype);
+LOOM_API int MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[],
+                                           MPI_Datatype oldtype, MPI_Datatype *newtype);
+LOOM_API int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                            const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                            MPI_Datatype *newtype);
+LOOM_API int MPI_Type_create_struct(int count, const int blocklengths[],
+                                    const MPI_Aint displacements[], const MPI_Datatype types[],
+                                    MPI_Datatype *newtype);
+LOOM_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                     MPI_Datatype *newtype);
+LOOM_API int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
+                                      const int starts[], int order, MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype);
+LOOM_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+LOOM_API int MPI_Type_commit(MPI_Datatype *datatype);
+LOOM_API int MPI_Type_free(MPI_Datatype *datatype);
+LOOM_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+LOOM_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+                                      MPI_Aint *true_extent);
+LOOM_API int MPI_Type_size(MPI_Datatype datatype, int *size);
+LOOM_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+LOOM_API int MPI_Type_set_name(MPI_Datatype datatype, const char *name);
+LOOM_API int MPI_Type_get_name(MPI_Datatype datatype, char *name, int *resultlen);
+LOOM_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                      int outsize, int *position, MPI_Comm comm);
+LOOM_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+                        int outcount, MPI_Datatype datatype, MPI_Comm comm);
+LOOM_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+LOOM_API int MPI_Get_address(const void *location, MPI_Aint *address);
+LOOM_API MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+LOOM_API MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
+/* ---- point-to-point -------------------------------------------------------------- */
+LOOM_API int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm);
+LOOM_API int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                       MPI_Comm comm);
+LOOM_API int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                       MPI_Comm comm);
+LOOM_API int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                       MPI_Comm comm);
+LOOM_API int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                      MPI_Comm comm, MPI_Status *status);
+LOOM_API int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                       MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                       MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Buffer_attach(void *buffer, int size);
+LOOM_API int MPI_Buffer_detach(void *buffer_addr, int *size);
+LOOM_API int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                          int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+LOOM_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                                  int sendtag, int source, int recvtag, MPI_Comm comm,
+                                  MPI_Status *status);
+LOOM_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+LOOM_API int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+LOOM_API int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+                        MPI_Status *status);
+LOOM_API int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                         MPI_Status *status);
+LOOM_API int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                       MPI_Status *status);
+LOOM_API int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                        MPI_Request *request);
+LOOM_API int MPI_Wait(MPI_Request *request, MPI_Status *status);
+LOOM_API int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+LOOM_API int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+LOOM_API int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
+LOOM_API int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                          MPI_Status statuses[]);
+LOOM_API int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
+LOOM_API int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
+                         MPI_Status *status);
+LOOM_API int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                          MPI_Status statuses[]);
+LOOM_API int MPI_Request_free(MPI_Request *request);
+LOOM_API int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+LOOM_API int MPI_Cancel(MPI_Request *request);
+LOOM_API int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+LOOM_API int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+LOOM_API int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+LOOM_API int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
+                                MPI_Count *count);
+LOOM_API int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+LOOM_API int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+LOOM_API int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Start(MPI_Request *request);
+LOOM_API int MPI_Startall(int count, MPI_Request requests[]);
+
+/* ---- collectives (a first set; the collectives layer grows it) ---------------------- */
+LOOM_API int MPI_Barrier(MPI_Comm comm);
+
+/* ---- loom extensions -------------------------------------------------------------- */
+/* Runs rank_main once per rank, as loom's own main does: reads the configuration, builds the
+ * topology, starts the rank threads, joins them, and returns the job's status. For programs
+ * that define LOOM_NO_MAIN_RENAME and keep their own main (C++ programs whose main takes no
+ * arguments, programs embedding loom). Call it once, from the process's main thread. */
+LOOM_API int loom_run(int argc, char **argv, int (*rank_main)(int argc, char **argv));
+
+/* Where the calling rank was placed: the logical index of the core and of the NUMA node that
+ * hold its CPU set (-1 when the set spans several), its CPU set as a list ("0-3,6"; at least
+ * 64 characters; may be NULL), and the placement policy in effect (LOOM_BIND; a string owned by
+ * loom; may be NULL). Indices are those of the topology in effect (LOOM_TOPOLOGY), which may
+ * be a synthetic machine; then no OS binding was made. Callable between MPI_Init and
+ * MPI_Finalize. */
+LOOM_API int loom_rank_placement(int *core, int *numa, char *cpuset, int cpuset_len,
+                                 const char **policy);
+/* 1 when ranks were bound to their CPU sets by the OS (the topology is this machine and the
+ * policy is not `none`), else 0. */
+LOOM_API int loom_rank_is_bound(void);
+
+#if !defined(LOOM_NO_MAIN_RENAME) && !defined(LOOM_BUILDING)
+#ifdef __cplusplus
+/* C++: give the renamed main C linkage (it must take (int, char **)). */
+extern "C" int loom_user_main(int argc, char **argv);
+#endif
+#define main loom_user_main
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LOOM_MPI_H */

@@ -1,0 +1,37 @@
+/* api/api.h — what every MPI_* entry point uses: argument checks and error reporting.
+ *
+ * An entry point checks its arguments in order and, on the first bad one, returns
+ *     return loom__api_error(comm, "MPI_Send", MPI_ERR_RANK, "rank %d out of range (size %d)", ...);
+ * which formats the one-line reason, calls the communicator's error handler (MPI_COMM_WORLD's
+ * when comm is NULL or not a valid communicator) and returns the class for MPI_ERRORS_RETURN.
+ * The fatal handler prints `loom: rank R: MPI_Xxx: <reason>` and ends the job. */
+#ifndef LOOM_API_API_H
+#define LOOM_API_API_H
+#include "mpi.h"
+#include "core/error.h"
+#include "core/atomic.h"
+#include "core/rank.h"
+
+/* Report an error of class errclass raised by call fn, through the error handler of comm
+ * (a user handle: may be MPI_COMM_WORLD/SELF/NULL). Returns errclass when the handler returns. */
+int loom__api_error(MPI_Comm comm, const char *fn, int errclass, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Same, for a negative loom code from a lower layer (class and reason from the error table). */
+int loom__api_error_code(MPI_Comm comm, const char *fn, int loom_code);
+
+/* 0 if the calling thread is a rank between MPI_Init and MPI_Finalize; otherwise reports
+ * MPI_ERR_OTHER ("called before MPI_Init" / "after MPI_Finalize" / "outside a loom rank")
+ * through the fatal path and returns that class. Use: LOOM_API_ENTER("MPI_Send"); */
+int loom__api_check_initialized(const char *fn);
+#define LOOM_API_ENTER(fn)                                                                     \
+    do {                                                                                       \
+        if (__builtin_expect(loom__self == 0 ||                                                \
+                                 loom__load_relaxed(&loom__self->state) !=                     \
+                                     LOOM_RANK_INITIALIZED,                                    \
+                             0)) {                                                             \
+            int loom_api_rc_ = loom__api_check_initialized(fn);                                \
+            if (loom_api_rc_ != MPI_SUCCESS)                                                   \
+                return loom_api_rc_;                                                           \
+        }                                                                                      \
+    } while (0)
+#endif

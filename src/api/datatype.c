@@ -1,0 +1,149 @@
+/* api/datatype.c — MPI calls on an existing datatype: commit, free, extents, sizes, names,
+ * and the address helpers (MPI_Get_address, MPI_Aint_add / _diff).
+ *
+ * Datatype calls have no communicator: errors go to MPI_COMM_WORLD's handler (MPI 3.1).
+ * Queries accept uncommitted types; a predefined type cannot be freed. */
+#include <limits.h>
+#include "api/api.h"
+#include "dt/dt.h"
+
+#define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
+
+/* MPI_SUCCESS, or the class of the error reported for the handle t. */
+static int check_type(const char *fn, MPI_Datatype t)
+{
+    const char *why = loom__dt_bad_handle(t);
+    return why ? FAIL(fn, MPI_ERR_TYPE, "datatype %s", why) : MPI_SUCCESS;
+}
+
+int MPI_Type_commit(MPI_Datatype *datatype)
+{
+    LOOM_API_ENTER("MPI_Type_commit");
+    static const char fn[] = "MPI_Type_commit";
+    if (datatype == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "datatype pointer is NULL");
+    int rc = check_type(fn, *datatype);
+    if (rc)
+        return rc;
+    /* The layout is final once built; committing only allows communication. */
+    (*datatype)->committed = 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_free(MPI_Datatype *datatype)
+{
+    LOOM_API_ENTER("MPI_Type_free");
+    static const char fn[] = "MPI_Type_free";
+    if (datatype == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "datatype pointer is NULL");
+    int rc = check_type(fn, *datatype);
+    if (rc)
+        return rc;
+    if ((*datatype)->predefined)
+        return FAIL(fn, MPI_ERR_TYPE, "cannot free the predefined datatype %s",
+                    (*datatype)->name);
+    loom__dt_free(*datatype);
+    *datatype = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    LOOM_API_ENTER("MPI_Type_get_extent");
+    static const char fn[] = "MPI_Type_get_extent";
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (lb == NULL || extent == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", lb == NULL ? "lb" : "extent");
+    *lb = (MPI_Aint)datatype->lb;
+    *extent = (MPI_Aint)datatype->extent;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+{
+    LOOM_API_ENTER("MPI_Type_get_true_extent");
+    static const char fn[] = "MPI_Type_get_true_extent";
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (true_lb == NULL || true_extent == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", true_lb == NULL ? "true_lb" : "true_extent");
+    *true_lb = (MPI_Aint)datatype->true_lb;
+    *true_extent = (MPI_Aint)datatype->true_extent;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_size(MPI_Datatype datatype, int *size)
+{
+    LOOM_API_ENTER("MPI_Type_size");
+    static const char fn[] = "MPI_Type_size";
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (size == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "size is NULL");
+    *size = datatype->size > INT_MAX ? MPI_UNDEFINED : (int)datatype->size;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    LOOM_API_ENTER("MPI_Type_size_x");
+    static const char fn[] = "MPI_Type_size_x";
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (size == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "size is NULL");
+    *size = (MPI_Count)datatype->size;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_set_name(MPI_Datatype datatype, const char *name)
+{
+    LOOM_API_ENTER("MPI_Type_set_name");
+    static const char fn[] = "MPI_Type_set_name";
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (name == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "name is NULL");
+    loom__dt_set_name(datatype, name); /* longer names are truncated, as the standard allows */
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
+{
+    LOOM_API_ENTER("MPI_Type_get_name");
+    static const char fn[] = "MPI_Type_get_name";
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (name == NULL || resultlen == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", name == NULL ? "name" : "resultlen");
+    *resultlen = loom__dt_get_name(datatype, name);
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_address(const void *location, MPI_Aint *address)
+{
+    LOOM_API_ENTER("MPI_Get_address");
+    if (address == NULL)
+        return FAIL("MPI_Get_address", MPI_ERR_ARG, "address is NULL");
+    *address = (MPI_Aint)(uintptr_t)location;
+    return MPI_SUCCESS;
+}
+
+/* MPI_Aint_add and MPI_Aint_diff return an address, not an error code: no checks. Addresses
+ * are plain integers here, so this is integer arithmetic (done unsigned: no overflow UB). */
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
+}
+
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+    return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
+}

@@ -1,0 +1,132 @@
+/* api/error.c — turning errors into MPI error classes and running error handlers;
+ * MPI_Error_string and MPI_Error_class. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "api/api.h"
+#include "comm/comm.h"
+
+/* The fatal exit status of MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT. */
+#define LOOM_FATAL_STATUS 1
+
+static const char *class_text(int cls)
+{
+    switch (cls) {
+    case MPI_SUCCESS: return "no error";
+    case MPI_ERR_BUFFER: return "invalid buffer pointer";
+    case MPI_ERR_COUNT: return "invalid count argument";
+    case MPI_ERR_TYPE: return "invalid datatype";
+    case MPI_ERR_TAG: return "invalid tag";
+    case MPI_ERR_COMM: return "invalid communicator";
+    case MPI_ERR_RANK: return "invalid rank";
+    case MPI_ERR_REQUEST: return "invalid request";
+    case MPI_ERR_ROOT: return "invalid root";
+    case MPI_ERR_GROUP: return "invalid group";
+    case MPI_ERR_OP: return "invalid operation";
+    case MPI_ERR_TOPOLOGY: return "invalid topology";
+    case MPI_ERR_DIMS: return "invalid dimension argument";
+    case MPI_ERR_ARG: return "invalid argument";
+    case MPI_ERR_UNKNOWN: return "unknown error";
+    case MPI_ERR_TRUNCATE: return "message truncated";
+    case MPI_ERR_OTHER: return "other error";
+    case MPI_ERR_INTERN: return "internal error";
+    case MPI_ERR_IN_STATUS: return "error code is in status";
+    case MPI_ERR_PENDING: return "pending request";
+    case MPI_ERR_KEYVAL: return "invalid keyval";
+    case MPI_ERR_NO_MEM: return "out of memory";
+    case MPI_ERR_BASE: return "invalid base";
+    case MPI_ERR_INFO_KEY: return "info key too long";
+    case MPI_ERR_INFO_VALUE: return "info value too long";
+    case MPI_ERR_INFO_NOKEY: return "info key not defined";
+    case MPI_ERR_INFO: return "invalid info object";
+    case MPI_ERR_SIZE: return "invalid size";
+    case MPI_ERR_NOT_SAME: return "arguments not the same on all ranks";
+    case MPI_ERR_UNSUPPORTED_OPERATION: return "unsupported operation";
+    }
+    if (cls > 0 && cls <= MPI_ERR_LASTCODE)
+        return "error";
+    return NULL;
+}
+
+/* The calling rank's handle through which an error on user handle `comm` is reported. */
+static struct loom_comm *error_comm(MPI_Comm comm)
+{
+    struct loom_comm *c = comm ? loom__comm_resolve(comm) : NULL;
+    if (c == NULL && loom__self != NULL)
+        c = loom__self->world;
+    return c;
+}
+
+static int raise_error(MPI_Comm comm, const char *fn, int cls, const char *reason)
+{
+    struct loom_comm *c = error_comm(comm);
+    struct loom_errhandler *eh = c ? c->errh : NULL;
+    if (eh == NULL || eh->builtin == 1 || eh->builtin == 3) {
+        loom__log("%s: %s", fn, reason);
+        loom__job_abort(LOOM_FATAL_STATUS);
+    }
+    if (eh->builtin == 0 && eh->fn != NULL) {
+        MPI_Comm h = (comm && loom__comm_resolve(comm)) ? comm : MPI_COMM_WORLD;
+        int code = cls;
+        eh->fn(&h, &code);
+    }
+    return cls;
+}
+
+int loom__api_error(MPI_Comm comm, const char *fn, int errclass, const char *fmt, ...)
+{
+    char reason[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    return raise_error(comm, fn, errclass, reason);
+}
+
+int loom__api_error_code(MPI_Comm comm, const char *fn, int loom_code)
+{
+    return raise_error(comm, fn, loom__error_class(loom_code), loom__error_reason(loom_code));
+}
+
+int loom__api_check_initialized(const char *fn)
+{
+    struct loom_rank *r = loom__self;
+    const char *why;
+    if (r == NULL)
+        why = "called outside a loom rank thread (was main renamed by mpi.h?)";
+    else if (loom__load_acquire(&r->state) == LOOM_RANK_STARTED)
+        why = "called before MPI_Init";
+    else if (loom__load_acquire(&r->state) >= LOOM_RANK_FINALIZING)
+        why = "called after MPI_Finalize";
+    else
+        return MPI_SUCCESS;
+    /* No communicator exists for this thread: the fatal path, as the standard asks. */
+    loom__log("%s: %s", fn, why);
+    loom__job_abort(LOOM_FATAL_STATUS);
+}
+
+int MPI_Error_class(int errorcode, int *errorclass)
+{
+    if (class_text(errorcode) == NULL)
+        return loom__api_error(MPI_COMM_NULL, "MPI_Error_class", MPI_ERR_ARG,
+                               "%d is not an MPI error code", errorcode);
+    if (errorclass == NULL)
+        return loom__api_error(MPI_COMM_NULL, "MPI_Error_class", MPI_ERR_ARG,
+                               "errorclass is NULL");
+    *errorclass = errorcode;
+    return MPI_SUCCESS;
+}
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    const char *text = class_text(errorcode);
+    if (text == NULL)
+        return loom__api_error(MPI_COMM_NULL, "MPI_Error_string", MPI_ERR_ARG,
+                               "%d is not an MPI error code", errorcode);
+    if (string == NULL || resultlen == NULL)
+        return loom__api_error(MPI_COMM_NULL, "MPI_Error_string", MPI_ERR_ARG,
+                               "an output argument is NULL");
+    int n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", text);
+    *resultlen = n;
+    return MPI_SUCCESS;
+}

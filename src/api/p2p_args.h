@@ -1,0 +1,33 @@
+/* api/p2p_args.h — argument checks and request set-up shared by the point-to-point calls. */
+#ifndef LOOM_API_P2P_ARGS_H
+#define LOOM_API_P2P_ARGS_H
+#include "api/api.h"
+#include "comm/comm.h"
+#include "p2p/p2p.h"
+
+enum loom_p2p_dir { LOOM_P2P_SEND, LOOM_P2P_RECV };
+
+/* Check the arguments of a send or receive in MPICH's order (communicator, count, datatype,
+ * buffer, rank, tag) and resolve the communicator into *out. MPI_SUCCESS or the error class
+ * already reported through the communicator's handler. A receive from MPI_PROC_NULL accepts
+ * count 0 with MPI_DATATYPE_NULL, as MPICH does. */
+int loom__p2p_check(const char *fn, MPI_Comm comm, const void *buf, int count,
+                    MPI_Datatype type, int peer, int tag, enum loom_p2p_dir dir,
+                    struct loom_comm **out);
+/* Fill r for an operation on communicator c (user handle comm). */
+void loom__p2p_fill(struct loom_request *r, struct loom_comm *c, MPI_Comm comm, void *buf,
+                    int count, MPI_Datatype type, int peer, int tag);
+/* Copy a request's status out, unless MPI_STATUS_IGNORE. */
+static inline void loom__p2p_status_out(MPI_Status *out, const MPI_Status *st)
+{
+    if (out != MPI_STATUS_IGNORE && out != NULL)
+        *out = *st;
+}
+/* Report a request's error (truncation) through its communicator; MPI_SUCCESS if none. */
+int loom__p2p_request_error(const char *fn, struct loom_request *r);
+/* A heap request complete at birth (sends to MPI_PROC_NULL, buffered sends). */
+struct loom_request *loom__p2p_done_request(MPI_Comm comm, int source);
+/* Start a buffered send (api/p2p_bsend.c): MPI_SUCCESS or the reported class. */
+int loom__api_bsend(const char *fn, const void *buf, int count, MPI_Datatype type, int dest,
+                    int tag, MPI_Comm comm);
+#endif

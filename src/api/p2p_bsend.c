@@ -1,0 +1,80 @@
+/* api/p2p_bsend.c — MPI_Bsend, MPI_Ibsend, MPI_Buffer_attach, MPI_Buffer_detach. */
+#include "api/p2p_args.h"
+#include "dt/dt.h"
+#include "p2p/bsend.h"
+
+int MPI_Buffer_attach(void *buffer, int size)
+{
+    LOOM_API_ENTER("MPI_Buffer_attach");
+    if (size < 0)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Buffer_attach", MPI_ERR_ARG,
+                               "size %d is negative", size);
+    if (buffer == NULL && size > 0)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Buffer_attach", MPI_ERR_BUFFER,
+                               "buffer is NULL");
+    int rc = loom__bsend_attach(buffer, (size_t)size);
+    if (rc == LOOM_ERR_BUFFER)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Buffer_attach", MPI_ERR_BUFFER,
+                               "a buffer is already attached");
+    return rc ? loom__api_error_code(MPI_COMM_WORLD, "MPI_Buffer_attach", rc) : MPI_SUCCESS;
+}
+
+int MPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    LOOM_API_ENTER("MPI_Buffer_detach");
+    if (buffer_addr == NULL || size == NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Buffer_detach", MPI_ERR_ARG, "%s is NULL",
+                               buffer_addr == NULL ? "buffer_addr" : "size");
+    void *buf;
+    size_t len;
+    if (loom__bsend_detach(&buf, &len) != 0)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Buffer_detach", MPI_ERR_BUFFER,
+                               "no buffer is attached");
+    *(void **)buffer_addr = buf;
+    *size = (int)len;
+    return MPI_SUCCESS;
+}
+
+/* Start a buffered send described by the arguments; MPI_SUCCESS or the reported class. */
+int loom__api_bsend(const char *fn, const void *buf, int count, MPI_Datatype type, int dest,
+                    int tag, MPI_Comm comm)
+{
+    struct loom_comm *c;
+    int rc = loom__p2p_check(fn, comm, buf, count, type, dest, tag, LOOM_P2P_SEND, &c);
+    if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+        return rc;
+    struct loom_request s;
+    loom__req_init_stack(&s, LOOM_REQ_SEND);
+    loom__p2p_fill(&s, c, comm, (void *)buf, count, type, dest, tag);
+    rc = loom__bsend_start(&s);
+    if (rc == LOOM_ERR_BUFFER)
+        return loom__api_error(comm, fn, MPI_ERR_BUFFER,
+                               "no room in the attached buffer for %lld bytes (+%d overhead)",
+                               (long long)type->size * count, MPI_BSEND_OVERHEAD);
+    return rc ? loom__api_error_code(comm, fn, rc) : MPI_SUCCESS;
+}
+
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Bsend");
+    return loom__api_bsend("MPI_Bsend", buf, count, datatype, dest, tag, comm);
+}
+
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ibsend");
+    if (request == NULL)
+        return loom__api_error(comm, "MPI_Ibsend", MPI_ERR_ARG, "request is NULL");
+    int rc = loom__api_bsend("MPI_Ibsend", buf, count, datatype, dest, tag, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* The data is in the attached buffer: the user's buffer is free again, so the request is
+     * complete at once. */
+    struct loom_request *r = loom__p2p_done_request(comm, MPI_ANY_SOURCE);
+    if (r == NULL)
+        return loom__api_error_code(comm, "MPI_Ibsend", LOOM_ERR_NOMEM);
+    *request = r;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,52 @@
+/* api/p2p_recv.c — MPI_Recv and MPI_Irecv. */
+#include "api/p2p_args.h"
+#include "dt/dt.h"
+
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    LOOM_API_ENTER("MPI_Recv");
+    struct loom_comm *c;
+    int rc = loom__p2p_check("MPI_Recv", comm, buf, count, datatype, source, tag,
+                             LOOM_P2P_RECV, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        MPI_Status st;
+        loom__p2p_status_empty(&st, MPI_PROC_NULL);
+        loom__p2p_status_out(status, &st);
+        return MPI_SUCCESS;
+    }
+    struct loom_request r;
+    loom__req_init_stack(&r, LOOM_REQ_RECV);
+    loom__p2p_fill(&r, c, comm, buf, count, datatype, source, tag);
+    loom__p2p_start_recv(&r);
+    loom__req_wait(&r);
+    loom__p2p_status_out(status, &r.status);
+    return loom__p2p_request_error("MPI_Recv", &r);
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Irecv");
+    struct loom_comm *c;
+    int rc = loom__p2p_check("MPI_Irecv", comm, buf, count, datatype, source, tag,
+                             LOOM_P2P_RECV, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return loom__api_error(comm, "MPI_Irecv", MPI_ERR_ARG, "request is NULL");
+    struct loom_request *r = source == MPI_PROC_NULL
+                                 ? loom__p2p_done_request(comm, MPI_PROC_NULL)
+                                 : loom__req_new(LOOM_REQ_RECV);
+    if (r == NULL)
+        return loom__api_error_code(comm, "MPI_Irecv", LOOM_ERR_NOMEM);
+    if (source != MPI_PROC_NULL) {
+        loom__p2p_fill(r, c, comm, buf, count, datatype, source, tag);
+        loom__dt_retain(datatype);
+        loom__p2p_start_recv(r);
+    }
+    *request = r;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,59 @@
+/* api/p2p_request.c — MPI_Request_free, MPI_Request_get_status, MPI_Cancel. */
+#include "api/p2p_args.h"
+
+int MPI_Request_free(MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Request_free");
+    if (request == NULL || *request == MPI_REQUEST_NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST,
+                               "request is MPI_REQUEST_NULL");
+    if (!loom__object_is(*request, LOOM_MAGIC_REQUEST))
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST,
+                               "not a valid request (freed?)");
+    /* The operation goes on; whoever completes it frees the request. */
+    loom__req_release(*request);
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    LOOM_API_ENTER("MPI_Request_get_status");
+    if (flag == NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_ARG,
+                               "flag is NULL");
+    if (request == MPI_REQUEST_NULL || (request->persistent && !request->active)) {
+        MPI_Status st;
+        loom__p2p_status_empty(&st, MPI_ANY_SOURCE);
+        loom__p2p_status_out(status, &st);
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    if (!loom__object_is(request, LOOM_MAGIC_REQUEST))
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_REQUEST,
+                               "not a valid request (freed?)");
+    *flag = loom__req_is_complete(request);
+    if (*flag)
+        loom__p2p_status_out(status, &request->status);
+    return MPI_SUCCESS;
+}
+
+int MPI_Cancel(MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Cancel");
+    if (request == NULL || *request == MPI_REQUEST_NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Cancel", MPI_ERR_REQUEST,
+                               "request is MPI_REQUEST_NULL");
+    struct loom_request *r = *request;
+    if (!loom__object_is(r, LOOM_MAGIC_REQUEST))
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Cancel", MPI_ERR_REQUEST,
+                               "not a valid request (freed?)");
+    if (r->persistent && !r->active)
+        return loom__api_error(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
+                               "persistent request is not active");
+    /* Receives still unmatched are cancelled. Sends are not: the standard allows an
+     * implementation to refuse, and a send in loom is matched or queued at once. */
+    if (r->kind == LOOM_REQ_RECV && !loom__req_is_complete(r))
+        loom__p2p_cancel_recv(r);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,92 @@
+/* api/p2p_send.c — MPI_Send, Ssend, Rsend and their nonblocking forms.
+ * A ready send is a standard send (its receive is posted, so it matches at once). */
+#include "api/p2p_args.h"
+#include "dt/dt.h"
+
+static int send_blocking(const char *fn, const void *buf, int count, MPI_Datatype type, int dest,
+                         int tag, MPI_Comm comm, enum loom_send_mode mode)
+{
+    LOOM_API_ENTER(fn);
+    struct loom_comm *c;
+    int rc = loom__p2p_check(fn, comm, buf, count, type, dest, tag, LOOM_P2P_SEND, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (dest == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    struct loom_request r;
+    loom__req_init_stack(&r, LOOM_REQ_SEND);
+    loom__p2p_fill(&r, c, comm, (void *)buf, count, type, dest, tag);
+    r.mode = (uint8_t)mode;
+    rc = loom__p2p_start_send(&r);
+    if (rc != 0)
+        return loom__api_error_code(comm, fn, rc);
+    loom__req_wait(&r);
+    return MPI_SUCCESS;
+}
+
+static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Datatype type,
+                            int dest, int tag, MPI_Comm comm, enum loom_send_mode mode,
+                            MPI_Request *request)
+{
+    LOOM_API_ENTER(fn);
+    struct loom_comm *c;
+    int rc = loom__p2p_check(fn, comm, buf, count, type, dest, tag, LOOM_P2P_SEND, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "request is NULL");
+    struct loom_request *r = dest == MPI_PROC_NULL ? loom__p2p_done_request(comm, MPI_PROC_NULL)
+                                                   : loom__req_new(LOOM_REQ_SEND);
+    if (r == NULL)
+        return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
+    if (dest != MPI_PROC_NULL) {
+        loom__p2p_fill(r, c, comm, (void *)buf, count, type, dest, tag);
+        r->mode = (uint8_t)mode;
+        loom__dt_retain(type);
+        rc = loom__p2p_start_send(r);
+        if (rc != 0) {
+            loom__req_release(r);
+            return loom__api_error_code(comm, fn, rc);
+        }
+    }
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return send_blocking("MPI_Send", buf, count, datatype, dest, tag, comm, LOOM_SEND_STANDARD);
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm)
+{
+    return send_blocking("MPI_Ssend", buf, count, datatype, dest, tag, comm, LOOM_SEND_SYNC);
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm)
+{
+    return send_blocking("MPI_Rsend", buf, count, datatype, dest, tag, comm, LOOM_SEND_READY);
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm, MPI_Request *request)
+{
+    return send_nonblocking("MPI_Isend", buf, count, datatype, dest, tag, comm,
+                            LOOM_SEND_STANDARD, request);
+}
+
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return send_nonblocking("MPI_Issend", buf, count, datatype, dest, tag, comm,
+                            LOOM_SEND_SYNC, request);
+}
+
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return send_nonblocking("MPI_Irsend", buf, count, datatype, dest, tag, comm,
+                            LOOM_SEND_READY, request);
+}

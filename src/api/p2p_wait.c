@@ -1,0 +1,274 @@
+/* api/p2p_wait.c — completing requests: Wait, Test and their all/any/some forms.
+ * A null handle or an inactive persistent request counts as complete with an empty status. */
+#include "api/p2p_args.h"
+
+static inline int inactive(struct loom_request *r)
+{
+    return r == NULL || (r->persistent && !r->active);
+}
+
+/* Validate a request array: MPI_SUCCESS or the reported class. */
+static int check_array(const char *fn, int count, MPI_Request reqs[])
+{
+    if (count < 0)
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_COUNT, "count %d is negative", count);
+    if (count > 0 && reqs == NULL)
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "request array is NULL");
+    for (int i = 0; i < count; i++)
+        if (reqs[i] != NULL && !loom__object_is(reqs[i], LOOM_MAGIC_REQUEST))
+            return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST,
+                                   "request %d is not a valid request (freed?)", i);
+    return MPI_SUCCESS;
+}
+
+/* The user's side of a complete request: status out, then retire it (the handle becomes
+ * MPI_REQUEST_NULL unless persistent). Returns its error class; *comm gets its communicator. */
+static int finish(MPI_Request *h, MPI_Status *status, MPI_Comm *comm)
+{
+    struct loom_request *r = *h;
+    int err = r->error, persistent = r->persistent;
+    *comm = r->comm;
+    loom__p2p_status_out(status, &r->status);
+    loom__req_retire(r); /* frees r unless persistent */
+    if (!persistent)
+        *h = MPI_REQUEST_NULL;
+    return err;
+}
+
+static void empty(MPI_Status *status)
+{
+    MPI_Status st;
+    loom__p2p_status_empty(&st, MPI_ANY_SOURCE);
+    loom__p2p_status_out(status, &st);
+}
+
+static int report(const char *fn, MPI_Comm comm, int err)
+{
+    if (err == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    if (err == MPI_ERR_IN_STATUS)
+        return loom__api_error(comm, fn, err, "a request failed: see the statuses");
+    return loom__api_error(comm, fn, err, "message truncated: the receive buffer is too small");
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    LOOM_API_ENTER("MPI_Wait");
+    if (request == NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Wait", MPI_ERR_ARG, "request is NULL");
+    struct loom_request *r = *request;
+    if (inactive(r)) {
+        empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!loom__object_is(r, LOOM_MAGIC_REQUEST))
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Wait", MPI_ERR_REQUEST,
+                               "not a valid request (freed?)");
+    loom__req_wait(r);
+    MPI_Comm comm;
+    int err = finish(request, status, &comm);
+    return report("MPI_Wait", comm, err);
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    LOOM_API_ENTER("MPI_Test");
+    if (request == NULL || flag == NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Test", MPI_ERR_ARG, "%s is NULL",
+                               request == NULL ? "request" : "flag");
+    struct loom_request *r = *request;
+    if (inactive(r)) {
+        *flag = 1;
+        empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!loom__object_is(r, LOOM_MAGIC_REQUEST))
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Test", MPI_ERR_REQUEST,
+                               "not a valid request (freed?)");
+    *flag = loom__req_is_complete(r);
+    if (!*flag)
+        return MPI_SUCCESS;
+    MPI_Comm comm;
+    int err = finish(request, status, &comm);
+    return report("MPI_Test", comm, err);
+}
+
+struct array {
+    int count;
+    MPI_Request *reqs;
+    int want_all;
+};
+
+/* all: every active request complete; else: at least one active complete or none active. */
+static int array_ready(void *arg)
+{
+    struct array *a = arg;
+    int active = 0;
+    for (int i = 0; i < a->count; i++) {
+        struct loom_request *r = a->reqs[i];
+        if (inactive(r))
+            continue;
+        active++;
+        int done = loom__req_is_complete(r);
+        if (a->want_all && !done)
+            return 0;
+        if (!a->want_all && done)
+            return 1;
+    }
+    return a->want_all || active == 0;
+}
+
+/* Finish every complete request of the array; returns MPI_ERR_IN_STATUS if one failed. */
+static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], MPI_Comm *comm)
+{
+    int failed = 0;
+    *comm = MPI_COMM_WORLD;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (inactive(reqs[i])) {
+            empty(st);
+            continue;
+        }
+        MPI_Comm c;
+        int err = finish(&reqs[i], st, &c);
+        if (err != MPI_SUCCESS && !failed) {
+            failed = 1;
+            *comm = c;
+        }
+    }
+    return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    LOOM_API_ENTER("MPI_Waitall");
+    int rc = check_array("MPI_Waitall", count, requests);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct array a = {count, requests, 1};
+    if (!array_ready(&a))
+        loom__wait_until(&loom__self->event, array_ready, &a);
+    MPI_Comm comm;
+    return report("MPI_Waitall", comm, finish_all(count, requests, statuses, &comm));
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    LOOM_API_ENTER("MPI_Testall");
+    int rc = check_array("MPI_Testall", count, requests);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (flag == NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Testall", MPI_ERR_ARG, "flag is NULL");
+    struct array a = {count, requests, 1};
+    *flag = array_ready(&a);
+    if (!*flag)
+        return MPI_SUCCESS;
+    MPI_Comm comm;
+    return report("MPI_Testall", comm, finish_all(count, requests, statuses, &comm));
+}
+
+/* The first complete active request, -1 if none, MPI_UNDEFINED if none is active. */
+static int first_complete(int count, MPI_Request reqs[])
+{
+    int active = 0;
+    for (int i = 0; i < count; i++) {
+        if (inactive(reqs[i]))
+            continue;
+        active = 1;
+        if (loom__req_is_complete(reqs[i]))
+            return i;
+    }
+    return active ? -1 : MPI_UNDEFINED;
+}
+
+static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *flag,
+               MPI_Status *status, int block)
+{
+    int rc = check_array(fn, count, reqs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (index == NULL)
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "index is NULL");
+    int i = first_complete(count, reqs);
+    if (i == -1 && block) {
+        struct array a = {count, reqs, 0};
+        loom__wait_until(&loom__self->event, array_ready, &a);
+        i = first_complete(count, reqs);
+    }
+    if (flag)
+        *flag = i != -1;
+    if (i == -1)
+        return MPI_SUCCESS;
+    *index = i;
+    if (i == MPI_UNDEFINED) {
+        empty(status);
+        return MPI_SUCCESS;
+    }
+    MPI_Comm comm;
+    int err = finish(&reqs[i], status, &comm);
+    return report(fn, comm, err);
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    LOOM_API_ENTER("MPI_Waitany");
+    return any("MPI_Waitany", count, requests, index, NULL, status, 1);
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    LOOM_API_ENTER("MPI_Testany");
+    if (flag == NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Testany", MPI_ERR_ARG, "flag is NULL");
+    return any("MPI_Testany", count, requests, index, flag, status, 0);
+}
+
+static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, int indices[],
+                MPI_Status statuses[], int block)
+{
+    int rc = check_array(fn, incount, reqs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (outcount == NULL || (incount > 0 && indices == NULL))
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "%s is NULL",
+                               outcount == NULL ? "outcount" : "indices");
+    int first = first_complete(incount, reqs);
+    if (first == MPI_UNDEFINED) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    if (first == -1 && block) {
+        struct array a = {incount, reqs, 0};
+        loom__wait_until(&loom__self->event, array_ready, &a);
+    }
+    int n = 0, failed = 0;
+    MPI_Comm fcomm = MPI_COMM_WORLD;
+    for (int i = 0; i < incount; i++) {
+        if (inactive(reqs[i]) || !loom__req_is_complete(reqs[i]))
+            continue;
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
+        MPI_Comm c;
+        if (finish(&reqs[i], st, &c) != MPI_SUCCESS && !failed) {
+            failed = 1;
+            fcomm = c;
+        }
+        indices[n++] = i;
+    }
+    *outcount = n;
+    return report(fn, fcomm, failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS);
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    LOOM_API_ENTER("MPI_Waitsome");
+    return some("MPI_Waitsome", incount, requests, outcount, indices, statuses, 1);
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    LOOM_API_ENTER("MPI_Testsome");
+    return some("MPI_Testsome", incount, requests, outcount, indices, statuses, 0);
+}

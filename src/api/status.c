@@ -1,0 +1,113 @@
+/* api/status.c — what a status says about a completed operation: MPI_Get_count,
+ * MPI_Get_elements(_x), MPI_Status_set_elements, MPI_Status_set_cancelled and
+ * MPI_Test_cancelled.
+ *
+ * A status records the bytes transferred (loom_bytes); counts are derived from it and the
+ * datatype the caller names: Get_count is bytes / size (MPI_UNDEFINED when not a whole number
+ * of elements), Get_elements counts basic elements, a partial last element included
+ * (MPI_UNDEFINED when the bytes end inside a basic element). Status_set_elements stores the
+ * bytes that `count` basic elements of the type fill, so Get_elements gives count back. */
+#include <limits.h>
+#include "api/api.h"
+#include "dt/dt.h"
+
+#define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
+
+/* Checks of a status (in or out) and a datatype; MPI_SUCCESS or the class reported. */
+static int check_status_type(const char *fn, const MPI_Status *status, MPI_Datatype type)
+{
+    if (status == NULL || status == MPI_STATUS_IGNORE)
+        return FAIL(fn, MPI_ERR_ARG, "status is %s",
+                    status == NULL ? "NULL" : "MPI_STATUS_IGNORE");
+    const char *why = loom__dt_bad_handle(type);
+    return why ? FAIL(fn, MPI_ERR_TYPE, "datatype %s", why) : MPI_SUCCESS;
+}
+
+/* Bytes of a status, never negative. */
+static size_t status_bytes(const MPI_Status *status)
+{
+    return status->loom_bytes > 0 ? (size_t)status->loom_bytes : 0;
+}
+
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    LOOM_API_ENTER("MPI_Get_count");
+    static const char fn[] = "MPI_Get_count";
+    int rc = check_status_type(fn, status, datatype);
+    if (rc)
+        return rc;
+    if (count == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "count is NULL");
+    size_t bytes = status_bytes(status), size = datatype->size;
+    if (size == 0)
+        *count = 0; /* MPI 3.1 3.2.5: a type of size zero gives a count of zero */
+    else if (bytes % size || bytes / size > INT_MAX)
+        *count = MPI_UNDEFINED;
+    else
+        *count = (int)(bytes / size);
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    LOOM_API_ENTER("MPI_Get_elements_x");
+    static const char fn[] = "MPI_Get_elements_x";
+    int rc = check_status_type(fn, status, datatype);
+    if (rc)
+        return rc;
+    if (count == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "count is NULL");
+    long long e = loom__dt_elements(datatype, status_bytes(status));
+    *count = e < 0 ? MPI_UNDEFINED : (MPI_Count)e;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    LOOM_API_ENTER("MPI_Get_elements");
+    static const char fn[] = "MPI_Get_elements";
+    int rc = check_status_type(fn, status, datatype);
+    if (rc)
+        return rc;
+    if (count == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "count is NULL");
+    long long e = loom__dt_elements(datatype, status_bytes(status));
+    *count = e < 0 || e > INT_MAX ? MPI_UNDEFINED : (int)e;
+    return MPI_SUCCESS;
+}
+
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+{
+    LOOM_API_ENTER("MPI_Status_set_elements");
+    static const char fn[] = "MPI_Status_set_elements";
+    int rc = check_status_type(fn, status, datatype);
+    if (rc)
+        return rc;
+    if (count < 0)
+        return FAIL(fn, MPI_ERR_COUNT, "count %d is negative", count);
+    status->loom_bytes = (MPI_Count)loom__dt_elements_bytes(datatype, (size_t)count);
+    return MPI_SUCCESS;
+}
+
+int MPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    LOOM_API_ENTER("MPI_Status_set_cancelled");
+    if (status == NULL || status == MPI_STATUS_IGNORE)
+        return FAIL("MPI_Status_set_cancelled", MPI_ERR_ARG, "status is %s",
+                    status == NULL ? "NULL" : "MPI_STATUS_IGNORE");
+    status->loom_cancelled = flag != 0;
+    return MPI_SUCCESS;
+}
+
+int MPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    LOOM_API_ENTER("MPI_Test_cancelled");
+    static const char fn[] = "MPI_Test_cancelled";
+    if (status == NULL || status == MPI_STATUS_IGNORE)
+        return FAIL(fn, MPI_ERR_ARG, "status is %s",
+                    status == NULL ? "NULL" : "MPI_STATUS_IGNORE");
+    if (flag == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "flag is NULL");
+    *flag = status->loom_cancelled != 0;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,267 @@
+/* comm/comm.h — communicators, groups, attributes, info, error handlers (private header).
+ *
+ * A communicator has two halves:
+ *  - struct loom_comm_shared: what all member ranks share (group, context id, matching
+ *    contexts, the creation/barrier rendezvous). Created by one member (the lowest rank of the
+ *    new group), handed to the others, freed when the last member frees its handle (refs).
+ *  - struct loom_comm: the handle one rank holds (its rank, error handler, attributes, name,
+ *    info). Touched only by the threads of that rank.
+ * MPI_COMM_WORLD and MPI_COMM_SELF are sentinel objects; loom__comm_resolve() maps them to the
+ * calling rank's own handles (loom__self->world / ->self). */
+#ifndef LOOM_COMM_COMM_H
+#define LOOM_COMM_COMM_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "mpi.h"
+#include "core/object.h"
+#include "core/event.h"
+
+struct loom_p2p_ctx;
+struct loom_attr_list;
+
+/* An ordered set of world ranks. Immutable once built; shared by reference. */
+struct loom_group {
+    struct loom_object obj;
+    _Atomic int refs;     /* handles + communicators using it; freed at 0 (never for EMPTY) */
+    int size;
+    int *world;           /* [size] world rank of each group rank */
+};
+
+/* A sense-reversing rendezvous of the members of one communicator. Used to create
+ * communicators (exchange of contributions) and by MPI_Barrier until the collectives layer.
+ * Protocol: each member writes its slot, then arrives; the last arriver flips `gen` (release)
+ * and notifies every member's event; the others wait for `gen` to change (acquire). */
+struct loom_rendezvous {
+    _Atomic uint32_t arrived;
+    _Atomic uint32_t gen;
+    const void **slots;   /* [size]: member i's contribution during an exchange; written by
+                             member i before it arrives, read by all after gen flips, until the
+                             next arrival of the same member (a second rendezvous ends it) */
+};
+
+struct loom_comm_shared {
+    _Atomic int refs;              /* member handles alive; the last free releases it */
+    uint64_t context_id;           /* unique in the job; taken from an atomic counter */
+    int size;
+    const int *world_of;           /* [size] world rank of each comm rank (== group->world) */
+    struct loom_group *group;      /* read-only */
+    struct loom_event **events;    /* [size] each member rank's event, for notification */
+    struct loom_p2p_ctx *pt2pt;    /* matching for user point-to-point */
+    struct loom_p2p_ctx *coll;     /* hidden context for collectives built on point-to-point */
+    struct loom_rendezvous rv;
+};
+
+struct loom_comm {
+    struct loom_object obj;
+    struct loom_comm_shared *sh;
+    int rank;                         /* this rank's rank in the communicator */
+    struct loom_errhandler *errh;     /* never NULL for a live handle */
+    struct loom_attr_list *attrs;     /* cached attributes, NULL if none; newest first;
+                                         under attr_lock */
+    struct loom_info *info;           /* hints given by the user / set by loom; NULL if none;
+                                         under attr_lock */
+    char name[MPI_MAX_OBJECT_NAME];   /* under attr_lock */
+    int is_predefined;                /* 1 for this rank's world/self handles */
+    pthread_mutex_t attr_lock;        /* threads of the owning rank may use one handle at
+                                         once: protects attrs, info and name. Lock order:
+                                         attr_lock, then an info's lock. Never held
+                                         while a user callback runs. */
+};
+
+struct loom_errhandler {
+    struct loom_object obj;
+    _Atomic int refs;                 /* handles + communicators using it (not for builtins) */
+    int builtin;                      /* 1 FATAL, 2 RETURN, 3 ABORT, 0 user */
+    MPI_Comm_errhandler_function *fn; /* user function when builtin == 0 */
+};
+
+/* ---- groups (comm/group.c, comm/group_ops.c) ---------------------------------------- */
+
+/* A new group of `size` ranks with refs 1, world[] to be filled by the caller; size 0 gives
+ * MPI_GROUP_EMPTY. NULL on ENOMEM. Freed by loom__group_release. */
+struct loom_group *loom__group_new(int size);
+void loom__group_retain(struct loom_group *g);
+/* Drop one reference; the last one quarantines the object (never for MPI_GROUP_EMPTY). */
+void loom__group_release(struct loom_group *g);
+/* g's rank of world rank w, or MPI_UNDEFINED. O(size). */
+int loom__group_rank_of(const struct loom_group *g, int world_rank);
+/* MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL (same order / same members / otherwise). */
+int loom__group_compare(const struct loom_group *a, const struct loom_group *b);
+/* Why handle g is not a usable group ("is MPI_GROUP_NULL", "was freed", ...), or NULL if it
+ * is one. */
+const char *loom__group_invalid_reason(MPI_Group g);
+/* Set operations; *out gets a new group (MPI_GROUP_EMPTY when empty). 0 or LOOM_ERR_NOMEM. */
+int loom__group_union(const struct loom_group *a, const struct loom_group *b,
+                      struct loom_group **out);
+int loom__group_intersection(const struct loom_group *a, const struct loom_group *b,
+                             struct loom_group **out);
+int loom__group_difference(const struct loom_group *a, const struct loom_group *b,
+                           struct loom_group **out);
+/* The group of ranks[0..n-1] of g (ranks already checked: valid and distinct). */
+int loom__group_incl(const struct loom_group *g, int n, const int *ranks,
+                     struct loom_group **out);
+/* g without ranks[0..n-1] (already checked). */
+int loom__group_excl(const struct loom_group *g, int n, const int *ranks,
+                     struct loom_group **out);
+
+/* ---- info (comm/info.c) ------------------------------------------------------------- */
+
+/* An ordered list of (key, value) strings. Any thread may use an info object; its mutex (a
+ * leaf lock, taken after a handle's attr_lock when both are held) protects the list. MPI_INFO_ENV is filled at job start and read-only after. */
+struct loom_info {
+    struct loom_object obj;
+    pthread_mutex_t lock;             /* protects n, cap, keys, vals */
+    int n, cap;
+    char **keys, **vals;              /* [n], malloc'd copies; freed with the object */
+    int is_predefined;                /* 1 for MPI_INFO_ENV: cannot be changed or freed */
+};
+
+/* A new empty info (NULL on ENOMEM). */
+struct loom_info *loom__info_new(void);
+/* A copy of src (NULL on ENOMEM). */
+struct loom_info *loom__info_dup(struct loom_info *src);
+/* Free a user info object: its entries now, its header into the quarantine. */
+void loom__info_free(struct loom_info *info);
+/* Set key to value (copies both; lengths already checked). 0 or LOOM_ERR_NOMEM. */
+int loom__info_set(struct loom_info *info, const char *key, const char *value);
+/* Copy key's value (at most len bytes including the NUL) into buf; returns the value's
+ * strlen, or -1 when key is absent. buf may be NULL when len is 0. */
+int loom__info_get(struct loom_info *info, const char *key, char *buf, size_t len);
+/* Remove key; 0, or -1 when absent. */
+int loom__info_delete(struct loom_info *info, const char *key);
+int loom__info_nkeys(struct loom_info *info);
+/* Copy the n-th key into key[MPI_MAX_INFO_KEY + 1]; 0, or -1 when n is out of range. */
+int loom__info_nthkey(struct loom_info *info, int n, char *key);
+/* Why handle i is not a usable info, or NULL if it is one. */
+const char *loom__info_invalid_reason(MPI_Info i);
+/* Fill MPI_INFO_ENV (job start) and empty it (job end). */
+int loom__info_env_init(int nranks);
+void loom__info_env_fini(void);
+
+/* ---- attributes (comm/attr.c, comm/keyval.c) ---------------------------------------- */
+
+/* A keyval (MPI_Comm_create_keyval). Lives until the job ends, so attributes made with it
+ * can still run its callbacks after MPI_Comm_free_keyval. */
+struct loom_keyval {
+    int id;
+    MPI_Comm_copy_attr_function *copy_fn;     /* NULL acts as MPI_COMM_NULL_COPY_FN */
+    MPI_Comm_delete_attr_function *delete_fn; /* NULL acts as MPI_COMM_NULL_DELETE_FN */
+    void *extra_state;
+    _Atomic int freed;                        /* 1 after MPI_Comm_free_keyval */
+};
+
+/* One cached attribute of a communicator handle (a node of c->attrs). */
+struct loom_attr_list {
+    struct loom_attr_list *next;
+    struct loom_keyval *kv;
+    void *val;
+};
+
+/* User keyvals start here; 1..MPI_LASTUSEDCODE are the predefined attribute keys. */
+#define LOOM_KEYVAL_FIRST 64
+
+/* New keyval; 0 or LOOM_ERR_NOMEM. */
+int loom__keyval_create(MPI_Comm_copy_attr_function *copy_fn,
+                        MPI_Comm_delete_attr_function *delete_fn, void *extra_state,
+                        int *keyval);
+/* The live keyval of id, or NULL (never created, predefined, or freed when !allow_freed). */
+struct loom_keyval *loom__keyval_get(int id, int allow_freed);
+/* 1 if id is a predefined attribute key (MPI_TAG_UB...). */
+int loom__keyval_is_predefined(int id);
+/* The value of a predefined attribute (a pointer to an int, as the standard says). */
+void *loom__attr_predefined(int id);
+/* Set the predefined attributes' values (job start, before ranks run). */
+void loom__keyval_job_init(int nranks);
+/* Free every keyval (job end). */
+void loom__keyval_fini(void);
+
+/* The user handle by which callbacks see c (MPI_COMM_WORLD / MPI_COMM_SELF for the calling
+ * rank's predefined handles). */
+MPI_Comm loom__comm_user_handle(struct loom_comm *c);
+/* Attribute operations on one handle. Callbacks run without any lock held. Each returns 0,
+ * or the MPI error code that a user callback returned (a positive value); *flag/val for get. */
+int loom__attr_set(struct loom_comm *c, struct loom_keyval *kv, void *val);
+int loom__attr_get(struct loom_comm *c, struct loom_keyval *kv, void **val, int *flag);
+int loom__attr_delete(struct loom_comm *c, struct loom_keyval *kv);
+/* Run the copy callbacks of src's attributes into dst (a new handle nobody else sees yet),
+ * as MPI_Comm_dup does. 0, LOOM_ERR_NOMEM, or a callback's error code (positive); on
+ * failure, dst's copied attributes have been deleted again. */
+int loom__attr_copy_all(struct loom_comm *src, MPI_Comm src_handle, struct loom_comm *dst);
+/* Delete every attribute of c, newest first (MPI_Comm_free, finalize). 0 or the error code a
+ * delete callback returned (positive); on failure, the attributes not deleted stay. */
+int loom__attr_delete_all(struct loom_comm *c);
+
+/* ---- communicators ------------------------------------------------------------------ */
+
+/* The calling rank's handle for a user handle (maps MPI_COMM_WORLD/SELF); NULL if the handle
+ * is not a valid live communicator. */
+struct loom_comm *loom__comm_resolve(MPI_Comm comm);
+
+/* Why user handle comm is not a usable communicator for the calling rank, or NULL if it is. */
+const char *loom__comm_invalid_reason(MPI_Comm comm);
+
+/* A shared half for group g (takes a reference on g): fresh context id, both matching
+ * contexts, refs == g->size (one per future member handle). 0 or LOOM_ERR_NOMEM. */
+int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out);
+/* Drop one member's reference; the last one frees the shared half. */
+void loom__comm_shared_release(struct loom_comm_shared *sh);
+/* A handle of the calling rank on sh (whose reference it takes over), rank `rank`, error
+ * handler inherited from parent (or MPI_ERRORS_ARE_FATAL when parent is NULL). 0 or
+ * LOOM_ERR_NOMEM (then the reference on sh has been dropped). */
+int loom__comm_handle_new(struct loom_comm_shared *sh, int rank, struct loom_comm *parent,
+                          struct loom_comm **out);
+/* Free a handle: its attributes must already be deleted. Drops its reference on sh and
+ * quarantines the handle. */
+void loom__comm_handle_free(struct loom_comm *c);
+
+/* Communicator constructors (collective over parent, except create_group: over g). Each
+ * sets *out to the calling rank's new handle, or NULL when it is not a member. 0, a negative
+ * loom code, or a copy callback's MPI error code (positive, dup only). */
+int loom__comm_dup(struct loom_comm *parent, MPI_Comm parent_handle, struct loom_info *info,
+                   int use_info, struct loom_comm **out);
+int loom__comm_split(struct loom_comm *parent, int color, int key, struct loom_comm **out);
+int loom__comm_create(struct loom_comm *parent, struct loom_group *g, struct loom_comm **out);
+int loom__comm_create_group(struct loom_comm *parent, struct loom_group *g, int tag,
+                            struct loom_comm **out);
+/* 1 if every rank of g is a member of c; 0 if not; LOOM_ERR_NOMEM. */
+int loom__comm_group_is_subset(struct loom_comm *c, const struct loom_group *g);
+
+/* MPI_Comm_split_type's colour for the calling rank (comm/split_type.c): each split type
+ * computes it in a function of its own. 0 or LOOM_ERR_UNSUPPORTED (type known but not
+ * implemented yet) or LOOM_ERR_ARG (not a split type). */
+typedef int (*loom_split_color_fn)(struct loom_comm *parent, struct loom_info *info,
+                                   int *color);
+int loom__comm_split_type_color(struct loom_comm *parent, int split_type,
+                                struct loom_info *info, int *color);
+
+/* The rendezvous of c's members, in pieces (comm/rendezvous.c). An exchange session:
+ * loom__comm_xbegin publishes `mine` and waits for every member; from then on any member
+ * may read any member's contribution through loom__comm_xslot, across any number of
+ * loom__comm_rendezvous, until loom__comm_xend (the last rendezvous of the session, after
+ * which no slot may be read). Collective over c; one session at a time per communicator. */
+void loom__comm_xbegin(struct loom_comm *c, const void *mine);
+const void *loom__comm_xslot(struct loom_comm *c, int rank);
+void loom__comm_rendezvous(struct loom_comm *c);
+#define loom__comm_xend(c) loom__comm_rendezvous(c)
+
+/* Delete the calling rank's attributes on MPI_COMM_SELF (newest first), as the start of
+ * MPI_Finalize must, while MPI calls are still allowed in the callbacks. 0 or the error a
+ * callback returned. loom__comm_rank_fini does it too if it was not done. */
+int loom__comm_rank_free_self_attrs(void);
+
+/* Per-rank communicator state, made at MPI_Init and undone at MPI_Finalize (after the final
+ * rendezvous). Creates the rank's world and self handles. 0 or a negative loom code. */
+int loom__comm_rank_init(void);
+void loom__comm_rank_fini(void);
+/* Build the job-wide shared half of MPI_COMM_WORLD before ranks start; free it after. */
+int loom__comm_job_init(int nranks);
+void loom__comm_job_fini(void);
+
+/* Rendezvous of all members of c: returns when every member has called it. Each member may
+ * pass `mine` (len bytes); when `all` is non-NULL it receives the size*len contributions in
+ * comm rank order. Collective over c. 0 or a negative loom code. */
+int loom__comm_exchange(struct loom_comm *c, const void *mine, size_t len, void *all);
+#include "comm/errhandler.h"
+#endif

@@ -1,0 +1,101 @@
+/* comm/keyval.c — attribute keys: the predefined ones (MPI_TAG_UB...) and user keyvals.
+ *
+ * User keyvals live in a two-level table indexed by (id - LOOM_KEYVAL_FIRST): creation takes
+ * kv_lock (creation only, a leaf lock), lookups take no lock. A keyval is never reused or
+ * freed while the job runs: MPI_Comm_free_keyval only marks it, because attributes made with
+ * it still need its callbacks. Everything is freed at job end. */
+#include <pthread.h>
+#include <stdlib.h>
+#include "comm/comm.h"
+#include "core/atomic.h"
+#include "core/error.h"
+#include "core/rank.h"
+#include "p2p/p2p.h"
+
+#define KV_CHUNK 256
+#define KV_CHUNKS 4096 /* at most 1M keyvals per job */
+
+static pthread_mutex_t kv_lock = PTHREAD_MUTEX_INITIALIZER; /* protects chunk creation */
+static struct loom_keyval *chunks[KV_CHUNKS]; /* written under kv_lock before kv_count
+                                                 publishes the entries they hold */
+static _Atomic int kv_count; /* entries in use; release store after an entry is written,
+                                pairs with the acquire load in loom__keyval_get */
+
+/* Values of the predefined attributes: written once at job start (loom__comm_job_init,
+ * before ranks run), read-only afterwards. */
+static int predef[MPI_LASTUSEDCODE + 1];
+
+int loom__keyval_create(MPI_Comm_copy_attr_function *copy_fn,
+                        MPI_Comm_delete_attr_function *delete_fn, void *extra_state,
+                        int *keyval)
+{
+    pthread_mutex_lock(&kv_lock);
+    int idx = loom__load_relaxed(&kv_count); /* only writers change it, under kv_lock */
+    int c = idx / KV_CHUNK;
+    if (c >= KV_CHUNKS) {
+        pthread_mutex_unlock(&kv_lock);
+        return LOOM_ERR_NOMEM;
+    }
+    if (chunks[c] == NULL) {
+        chunks[c] = calloc(KV_CHUNK, sizeof(struct loom_keyval)); /* freed in keyval_fini */
+        if (chunks[c] == NULL) {
+            pthread_mutex_unlock(&kv_lock);
+            return LOOM_ERR_NOMEM;
+        }
+    }
+    struct loom_keyval *kv = &chunks[c][idx % KV_CHUNK];
+    kv->id = LOOM_KEYVAL_FIRST + idx;
+    kv->copy_fn = copy_fn;
+    kv->delete_fn = delete_fn;
+    kv->extra_state = extra_state;
+    atomic_init(&kv->freed, 0);
+    loom__store_release(&kv_count, idx + 1);
+    pthread_mutex_unlock(&kv_lock);
+    *keyval = kv->id;
+    return 0;
+}
+
+struct loom_keyval *loom__keyval_get(int id, int allow_freed)
+{
+    if (id < LOOM_KEYVAL_FIRST)
+        return NULL;
+    int idx = id - LOOM_KEYVAL_FIRST;
+    if (idx >= loom__load_acquire(&kv_count)) /* pairs with the release in create */
+        return NULL;
+    struct loom_keyval *kv = &chunks[idx / KV_CHUNK][idx % KV_CHUNK];
+    if (!allow_freed && loom__load_relaxed(&kv->freed))
+        return NULL;
+    return kv;
+}
+
+int loom__keyval_is_predefined(int id)
+{
+    return id >= 1 && id <= MPI_LASTUSEDCODE;
+}
+
+void *loom__attr_predefined(int id)
+{
+    return loom__keyval_is_predefined(id) ? &predef[id] : NULL;
+}
+
+void loom__keyval_job_init(int nranks)
+{
+    predef[MPI_TAG_UB] = LOOM_TAG_UB;
+    predef[MPI_HOST] = MPI_PROC_NULL;
+    predef[MPI_IO] = MPI_ANY_SOURCE;
+    predef[MPI_WTIME_IS_GLOBAL] = 1;
+    predef[MPI_UNIVERSE_SIZE] = nranks;
+    predef[MPI_APPNUM] = 0;
+    predef[MPI_LASTUSEDCODE] = MPI_ERR_LASTCODE;
+}
+
+void loom__keyval_fini(void)
+{
+    pthread_mutex_lock(&kv_lock);
+    for (int c = 0; c < KV_CHUNKS && chunks[c] != NULL; c++) {
+        free(chunks[c]);
+        chunks[c] = NULL;
+    }
+    loom__store_relaxed(&kv_count, 0);
+    pthread_mutex_unlock(&kv_lock);
+}

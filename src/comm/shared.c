@@ -1,0 +1,66 @@
+/* comm/shared.c — the shared half of a communicator: made by one member, used by all.
+ *
+ * The member that creates a shared half (the lowest rank of the new group) fills every field
+ * before publishing the pointer through a rendezvous, so the others see it complete. It
+ * starts with one reference per member handle to come; each member's handle drops one when
+ * freed, and the last drop frees it. Context ids come from one job-wide atomic counter: no
+ * lock is taken. */
+#include <stdlib.h>
+#include "comm/comm.h"
+#include "core/atomic.h"
+#include "core/error.h"
+#include "core/rank.h"
+#include "p2p/p2p.h"
+
+/* Next context id of the job. Relaxed: ids only need to be unique. */
+static _Atomic uint64_t next_context_id;
+
+static void destroy(struct loom_comm_shared *sh)
+{
+    if (sh->pt2pt)
+        loom__p2p_ctx_free(sh->pt2pt);
+    if (sh->coll)
+        loom__p2p_ctx_free(sh->coll);
+    free(sh->events);
+    free((void *)sh->rv.slots);
+    if (sh->group)
+        loom__group_release(sh->group);
+    free(sh);
+}
+
+int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out)
+{
+    struct loom_comm_shared *sh = calloc(1, sizeof *sh); /* freed by the last release */
+    if (sh == NULL)
+        return LOOM_ERR_NOMEM;
+    loom__group_retain(g);
+    sh->group = g;
+    sh->size = g->size;
+    sh->world_of = g->world;
+    sh->context_id = loom__fetch_add_relaxed(&next_context_id, 1);
+    atomic_init(&sh->refs, g->size);
+    atomic_init(&sh->rv.arrived, 0);
+    atomic_init(&sh->rv.gen, 0);
+    sh->events = malloc((size_t)g->size * sizeof *sh->events);
+    sh->rv.slots = calloc((size_t)g->size, sizeof *sh->rv.slots);
+    if (sh->events == NULL || sh->rv.slots == NULL)
+        goto out_with_sh;
+    for (int i = 0; i < g->size; i++)
+        sh->events[i] = &loom__job.ranks[g->world[i]].event;
+    sh->pt2pt = loom__p2p_ctx_new(sh);
+    sh->coll = loom__p2p_ctx_new(sh);
+    if (sh->pt2pt == NULL || sh->coll == NULL)
+        goto out_with_sh;
+    *out = sh;
+    return 0;
+out_with_sh:
+    destroy(sh);
+    return LOOM_ERR_NOMEM;
+}
+
+void loom__comm_shared_release(struct loom_comm_shared *sh)
+{
+    /* acq_rel: the last release sees every member's use of sh before freeing it */
+    if (loom__fetch_sub_acq_rel(&sh->refs, 1) == 1)
+        destroy(sh);
+}

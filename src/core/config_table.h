@@ -1,0 +1,53 @@
+/* core/config_table.h — the one declaration of every LOOM_* environment variable.
+ *
+ * Each row below is the whole truth about one setting: the start-up parser and validator
+ * (core/config.c), `loom-info --config` and docs/config.md are all generated from it, and
+ * the test config_docs_drift fails when the committed docs differ. Adding a setting is adding
+ * one row; nothing else needs editing (read it with loom__config_int / loom__config_str and
+ * the id LOOM_CFG_<NAME>, then regenerate the docs: loom-info --config-markdown >
+ * docs/config.md).
+ *
+ * X(NAME, TYPE, DEFAULT, ACCEPTS, CHECK, DOC)
+ *   NAME     the variable without its LOOM_ prefix; gives LOOM_<NAME> and LOOM_CFG_<NAME>.
+ *   TYPE     INT    decimal integer; ACCEPTS is the inclusive range "lo-hi".
+ *            SIZE   bytes, a plain integer or one with a K, M or G suffix (1024 multiples);
+ *                   ACCEPTS is the inclusive range "lo-hi", written with the same suffixes.
+ *            ENUM   one of the '|'-separated words of ACCEPTS; the value is its index.
+ *            BOOL   0|1, also yes|no, true|false, on|off (any case); ACCEPTS is ignored ("").
+ *            STRING any text, checked by CHECK when CHECK is not NULL; ACCEPTS describes it.
+ *   DEFAULT  the value in effect when unset, as text that the row itself must accept (a unit
+ *            test checks every default against its own row).
+ *   CHECK    NULL or int check(const char *value, char *err, size_t errlen): 0 if value is
+ *            good, else -1 and a one-line reason in err. Only for STRING rows.
+ *   DOC      one line, shown by loom-info and in docs/config.md.
+ */
+#ifndef LOOM_CORE_CONFIG_TABLE_H
+#define LOOM_CORE_CONFIG_TABLE_H
+
+#include "topo/topo.h" /* loom__topo_policy_check, LOOM_BIND's validator */
+
+/* clang-format off */
+#define LOOM_CONFIG_TABLE(X)                                                                   \
+    X(NP, INT, "1", "1-1048576", NULL,                                                         \
+      "number of ranks when the program is not started by `loomrun -n N`")                     \
+    X(BIND, STRING, "spread", "compact|scatter|spread|none|user:<set>,<set>,...",              \
+      loom__topo_policy_check,                                                                 \
+      "rank placement; a user set lists PU indexes, '+' joins them and a-b is a range, one "   \
+      "set per rank (`user:0,1,2+3,4-7`)")                                                     \
+    X(TOPOLOGY, STRING, "", "an hwloc synthetic description or the path of an hwloc XML file", \
+      NULL,                                                                                    \
+      "the machine to place ranks on (empty = this machine); on a synthetic or XML "           \
+      "topology (e.g. `package:2 numa:1 l3:1 l2:2 core:2 pu:1`) ranks are placed "             \
+      "logically but not bound")                                                               \
+    X(SPIN, INT, "2000", "0-1000000000", NULL,                                                 \
+      "polls a waiting thread makes before it yields")                                         \
+    X(YIELD, INT, "20", "0-1000000000", NULL,                                                  \
+      "yields a waiting thread makes before it sleeps on a futex")                             \
+    X(EAGER_MAX, SIZE, "16K", "0-1G", NULL,                                                    \
+      "largest unmatched message copied into an eager cell; larger ones wait for their "       \
+      "receive and move in one copy")                                                          \
+    X(WARN_UNFINALIZED, BOOL, "1", "", NULL,                                                   \
+      "warn when a rank's main returns without MPI_Finalize")
+/* clang-format on */
+
+#endif /* LOOM_CORE_CONFIG_TABLE_H */

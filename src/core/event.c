@@ -1,0 +1,77 @@
+/* core/event.c — the event count behind every blocking wait (see event.h for the protocol).
+ * Spinning is bounded by LOOM_SPIN and LOOM_YIELD so that oversubscribed ranks (more ranks
+ * than cores) hand their core over instead of burning it. */
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "core/atomic.h"
+#include "core/event.h"
+
+unsigned loom__wait_spin = 2000;
+unsigned loom__wait_yield = 20;
+loom_wait_progress_fn loom__wait_progress;
+
+static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
+{
+    /* Returns at once if *word != expected (a notify came in between), on wake-up, or on a
+     * signal; the caller re-checks its condition in every case. */
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static void futex_wake_all(_Atomic uint32_t *word)
+{
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+void loom__event_init(struct loom_event *ev)
+{
+    atomic_init(&ev->seq, 0);
+    atomic_init(&ev->sleepers, 0);
+}
+
+void loom__event_notify(struct loom_event *ev)
+{
+    /* The fence pairs with the waiter's fence between its increment of `sleepers` and its
+     * last check of the condition: either that check sees what the notifier published
+     * before this fence, or this load sees the sleeper (C11 fence-fence rule). Without a
+     * sleeper there is nothing to do: a spinning waiter sees the condition by itself, so the
+     * common case costs a fence and a read of a line that waiters rarely write. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (loom__load_relaxed(&ev->sleepers) != 0) {
+        loom__fetch_add_seq_cst(&ev->seq, 1);
+        futex_wake_all(&ev->seq);
+    }
+}
+
+void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
+{
+    unsigned spins = 0, yields = 0;
+    for (;;) {
+        if (cond(arg))
+            return;
+        if (loom__wait_progress && loom__wait_progress()) {
+            spins = 0;
+            continue;
+        }
+        if (spins < loom__wait_spin) {
+            spins++;
+            loom__cpu_relax();
+            continue;
+        }
+        if (yields < loom__wait_yield) {
+            yields++;
+            sched_yield();
+            continue;
+        }
+        /* seq is read before announcing ourselves: a notifier that sees us bumps it, so the
+         * futex wait below returns at once if that happened after this read. */
+        uint32_t seen = loom__load_seq_cst(&ev->seq);
+        loom__fetch_add_seq_cst(&ev->sleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence in notify */
+        if (!cond(arg))
+            futex_wait(&ev->seq, seen);
+        loom__fetch_sub_seq_cst(&ev->sleepers, 1);
+    }
+}

@@ -1,0 +1,46 @@
+/* core/finish.c — how a rank ends: MPI_Finalize's rendezvous and the end of its main. */
+#include "core/atomic.h"
+#include "core/config.h"
+#include "core/rank.h"
+#include "core/runtime.h"
+
+void (*loom__rank_fini_hook)(void);
+
+static void notify_all(void)
+{
+    for (int i = 0; i < loom__job.nranks; i++)
+        loom__event_notify(&loom__job.ranks[i].event);
+}
+
+/* 1 when every rank has entered MPI_Finalize or ended. */
+static int all_finalizing(void *unused)
+{
+    (void)unused;
+    for (int i = 0; i < loom__job.nranks; i++)
+        if (loom__load_acquire(&loom__job.ranks[i].state) < LOOM_RANK_FINALIZING)
+            return 0;
+    return 1;
+}
+
+void loom__rank_finalize(struct loom_rank *r)
+{
+    /* release: pairs with the acquire loads of all_finalizing() in other ranks */
+    loom__store_release(&r->state, LOOM_RANK_FINALIZING);
+    notify_all();
+    loom__wait_until(&r->event, all_finalizing, NULL);
+    if (loom__rank_fini_hook)
+        loom__rank_fini_hook();
+    loom__store_release(&r->state, LOOM_RANK_FINALIZED);
+}
+
+void loom__rank_finish(struct loom_rank *r, int code)
+{
+    if (loom__load_acquire(&r->state) == LOOM_RANK_INITIALIZED) {
+        if (loom__config_int(LOOM_CFG_WARN_UNFINALIZED))
+            loom__log("warning: main returned without calling MPI_Finalize; finalizing it");
+        loom__rank_finalize(r);
+    }
+    r->exit_code = code;
+    loom__store_release(&r->state, LOOM_RANK_DONE);
+    notify_all();
+}

@@ -1,0 +1,19 @@
+/* core/job.c — the job's globals and the way it ends abruptly (abort, fatal error, exit
+ * before MPI_Finalize). */
+#include <stdio.h>
+#include <unistd.h>
+#include "core/atomic.h"
+#include "core/rank.h"
+
+struct loom_job loom__job;
+_Thread_local struct loom_rank *loom__self;
+
+_Noreturn void loom__job_abort(int code)
+{
+    /* Every rank shares this process: leaving it ends them all at once, wherever they are
+     * blocked. stdio is flushed so that what ranks printed before is not lost; atexit
+     * handlers are not run, since other ranks may still be using what they would tear down. */
+    loom__store_seq_cst(&loom__job.ending, 1);
+    fflush(NULL);
+    _exit(code & 0xff);
+}

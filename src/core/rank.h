@@ -1,0 +1,67 @@
+/* core/rank.h — the job (this process) and its ranks (one thread each).
+ *
+ * The job is built once by loom_run() before any rank starts and torn down after they have
+ * all been joined; while ranks run, its fields are read-only except where a field says
+ * otherwise. Each rank's struct is written by its own thread, except the fields marked
+ * atomic, which other ranks read (and, for `event`, notify). */
+#ifndef LOOM_CORE_RANK_H
+#define LOOM_CORE_RANK_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include "core/event.h"
+
+struct loom_topo;
+struct loom_cpuset;
+struct loom_comm;
+
+/* A rank's life. Moves forward only; other ranks read it with acquire loads. */
+enum loom_rank_state {
+    LOOM_RANK_STARTED = 0,  /* thread running the user's main, MPI not yet initialized */
+    LOOM_RANK_INITIALIZED,  /* MPI_Init done */
+    LOOM_RANK_FINALIZING,   /* inside MPI_Finalize, waiting for the other ranks */
+    LOOM_RANK_FINALIZED,    /* MPI_Finalize returned */
+    LOOM_RANK_DONE,         /* the user's main returned (or the rank exited) */
+};
+
+struct loom_rank {
+    int world_rank;                /* read-only */
+    pthread_t thread;              /* written by the starter; read only by it (join) */
+    pthread_t init_thread;         /* the thread that called MPI_Init (MPI_Is_thread_main) */
+    struct loom_cpuset *cpuset;    /* where the rank runs; read-only */
+    int argc;                      /* the rank's own copy of the arguments */
+    char **argv;
+    void *argv_block;              /* what loom frees (the rank may rewrite argv) */
+    _Atomic int state;             /* enum loom_rank_state; written by the rank, release */
+    int exit_code;                 /* written by the rank before state = DONE */
+    int thread_level;              /* MPI_Init_thread's provided level; own thread */
+    struct loom_event event;       /* the rank's doorbell: notified whenever something a wait
+                                      of this rank may be waiting for has happened */
+    /* Per-rank state of the upper layers, set at MPI_Init by those layers; own thread. */
+    struct loom_comm *world;       /* this rank's MPI_COMM_WORLD */
+    struct loom_comm *self;        /* this rank's MPI_COMM_SELF */
+    void *p2p;                     /* p2p layer: bsend buffer, request pools */
+};
+
+struct loom_job {
+    int nranks;                    /* read-only while ranks run */
+    struct loom_rank *ranks;       /* [nranks] */
+    struct loom_topo *topo;        /* the machine (real, synthetic or XML) */
+    const char *bind_policy;       /* text of LOOM_BIND in effect */
+    pthread_t main_thread;         /* the thread that called loom_run */
+    _Atomic int finalizing;        /* ranks that entered MPI_Finalize */
+    _Atomic int ending;            /* 1 once the job is being torn down (exit/abort) */
+};
+
+extern struct loom_job loom__job;
+/* The rank the calling thread belongs to; NULL outside rank threads. Progress threads of a
+ * later issue act for a rank by setting it. */
+extern _Thread_local struct loom_rank *loom__self;
+
+/* The calling rank's world rank, or -1 outside a rank thread (for messages). */
+int loom__self_rank(void);
+/* Print "loom: rank R: <msg>" (or "loom: <msg>" outside a rank) on stderr, one line. */
+void loom__log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* End the whole job now with `code`: flush stdio and leave the process, whatever other ranks
+ * are doing (MPI_Abort, fatal errors, exit before MPI_Finalize). */
+_Noreturn void loom__job_abort(int code);
+#endif

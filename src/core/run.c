@@ -1,0 +1,163 @@
+/* core/run.c — process start: configuration, topology, placement, rank threads, job status.
+ *
+ * loom_run() is loom's main in all but name: it validates every LOOM_* variable before any
+ * rank exists, builds the machine's topology, places one CPU set per rank, starts one thread
+ * per rank running the user's main with its own copy of argc/argv, joins them and returns the
+ * job's status: 0 if every rank's main returned 0, otherwise the status of the lowest rank
+ * that ended with a nonzero one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/atomic.h"
+#include "core/config.h"
+#include "core/event.h"
+#include "core/rank.h"
+#include "core/runtime.h"
+#include "mpi.h"
+#include "topo/topo.h"
+
+static int (*user_main)(int, char **);
+
+static void warn_config(const char *msg)
+{
+    loom__log("warning: %s", msg);
+}
+
+/* A deep copy of argv, so that a rank that edits its arguments edits only its own. One
+ * block holds two pointer arrays and the strings: the rank gets the first array (which it may
+ * rewrite), loom frees the block through the second. */
+static char **copy_argv(int argc, char **argv)
+{
+    size_t bytes = 0;
+    for (int i = 0; i < argc; i++)
+        bytes += strlen(argv[i]) + 1;
+    size_t ptrs = 2 * ((size_t)argc + 1) * sizeof(char *);
+    char **v = malloc(ptrs + bytes);
+    if (!v)
+        return NULL;
+    char *text = (char *)v + ptrs;
+    for (int i = 0; i < argc; i++) {
+        size_t n = strlen(argv[i]) + 1;
+        memcpy(text, argv[i], n);
+        v[i] = v[argc + 1 + i] = text;
+        text += n;
+    }
+    v[argc] = v[2 * argc + 1] = NULL;
+    return v;
+}
+
+static void *rank_thread(void *p)
+{
+    struct loom_rank *r = p;
+    char err[256];
+    loom__self = r;
+    if (loom__topo_bind_thread(loom__job.topo, r->cpuset, err, sizeof err) != 0)
+        loom__log("warning: cannot bind: %s", err);
+    int code = user_main(r->argc, r->argv);
+    loom__rank_finish(r, code);
+    return NULL;
+}
+
+static void free_job(void)
+{
+    struct loom_job *j = &loom__job;
+    if (j->ranks) {
+        for (int i = 0; i < j->nranks; i++) {
+            loom__cpuset_free(j->ranks[i].cpuset);
+            free(j->ranks[i].argv_block);
+        }
+        free(j->ranks);
+        j->ranks = NULL;
+    }
+    if (j->topo) {
+        loom__topo_destroy(j->topo);
+        j->topo = NULL;
+    }
+}
+
+/* Config, topology and placement; 0 or -1 with the reason already printed. */
+static int setup(int argc, char **argv)
+{
+    struct loom_job *j = &loom__job;
+    char err[512];
+    if (loom__config_load(warn_config, err, sizeof err) != 0) {
+        loom__log("%s", err);
+        return -1;
+    }
+    loom__wait_spin = (unsigned)loom__config_int(LOOM_CFG_SPIN);
+    loom__wait_yield = (unsigned)loom__config_int(LOOM_CFG_YIELD);
+    j->nranks = (int)loom__config_int(LOOM_CFG_NP);
+    j->bind_policy = loom__config_str(LOOM_CFG_BIND);
+    j->main_thread = pthread_self();
+    if (loom__topo_load(loom__config_str(LOOM_CFG_TOPOLOGY), &j->topo, err, sizeof err) != 0) {
+        loom__log("LOOM_TOPOLOGY: %s", err);
+        return -1;
+    }
+    struct loom_cpuset **sets = calloc((size_t)j->nranks, sizeof *sets);
+    j->ranks = calloc((size_t)j->nranks, sizeof *j->ranks);
+    if (!sets || !j->ranks) {
+        free(sets);
+        loom__log("out of memory starting %d ranks", j->nranks);
+        return -1;
+    }
+    if (loom__topo_place(j->topo, j->bind_policy, j->nranks, sets, err, sizeof err) != 0) {
+        free(sets);
+        loom__log("LOOM_BIND: %s", err);
+        return -1;
+    }
+    for (int i = 0; i < j->nranks; i++) {
+        struct loom_rank *r = &j->ranks[i];
+        r->world_rank = i;
+        r->cpuset = sets[i];
+        r->argc = argc;
+        r->argv = r->argv_block = copy_argv(argc, argv);
+        atomic_init(&r->state, LOOM_RANK_STARTED);
+        loom__event_init(&r->event);
+        if (!r->argv) {
+            free(sets);
+            loom__log("out of memory copying arguments");
+            return -1;
+        }
+    }
+    free(sets);
+    if (loom__layers_job_init(err, sizeof err) != 0) {
+        loom__log("%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+int loom_run(int argc, char **argv, int (*rank_main)(int argc, char **argv))
+{
+    struct loom_job *j = &loom__job;
+    static char *no_args[] = {"loom", NULL};
+    if (argc < 1 || argv == NULL) {
+        argc = 1;
+        argv = no_args;
+    }
+    if (j->ranks != NULL) {
+        loom__log("loom_run: called twice");
+        return 1;
+    }
+    user_main = rank_main;
+    if (setup(argc, argv) != 0) {
+        free_job();
+        return 1;
+    }
+    int started = 0;
+    for (; started < j->nranks; started++) {
+        struct loom_rank *r = &j->ranks[started];
+        if (pthread_create(&r->thread, NULL, rank_thread, r) != 0) {
+            loom__log("cannot start rank thread %d of %d", started, j->nranks);
+            loom__job_abort(1);
+        }
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(j->ranks[i].thread, NULL);
+    int status = 0;
+    for (int i = 0; i < j->nranks && status == 0; i++)
+        status = j->ranks[i].exit_code;
+    loom__layers_job_fini();
+    free_job();
+    return status;
+}

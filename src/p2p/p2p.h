@@ -1,0 +1,75 @@
+/* p2p/p2p.h — point-to-point messaging between rank threads (private header).
+ *
+ * Ranks share one address space, so a message moves in one copy, from the sender's buffer to
+ * the receiver's, by whichever of the two threads finds the match:
+ *  - a send that finds its receive posted copies straight into the receive buffer;
+ *  - an unmatched send of at most LOOM_EAGER_MAX bytes is copied into an eager cell and
+ *    completes at once (the only case of two copies);
+ *  - a larger (or synchronous) unmatched send leaves its own request in the receiver's queue
+ *    as a descriptor of its buffer; the receive copies from it and completes both.
+ * Matching state is per receiving rank and context (struct loom_match), each with its own
+ * lock: no lock is shared by two receivers, and none is global. */
+#ifndef LOOM_P2P_P2P_H
+#define LOOM_P2P_P2P_H
+#include <stddef.h>
+#include "mpi.h"
+#include "core/lock.h"
+#include "p2p/request.h"
+
+struct loom_comm_shared;
+struct loom_comm;
+struct loom_rank;
+
+/* The largest tag loom accepts (the value of the MPI_TAG_UB attribute). */
+#define LOOM_TAG_UB 0x7fffffff
+
+/* The receive side of one rank on one context.
+ * Lock: `lock` protects both queues and every `next` link in them. Any rank's thread may take
+ * it (senders to append/match, the receiver to post/match/probe/cancel); it is held only to
+ * search and relink, never while data is copied or a request completed. */
+struct loom_match {
+    struct loom_lock lock;
+    struct loom_request *posted;        /* posted receives, in the order they were posted */
+    struct loom_request **posted_tail;
+    struct loom_envelope *unexpected;   /* unmatched sends, in the order they arrived */
+    struct loom_envelope **unexpected_tail;
+    struct loom_rank *rank;             /* the receiving rank (read-only) */
+} __attribute__((aligned(64)));
+
+/* Matching state for all members of a communicator on one context. */
+struct loom_p2p_ctx {
+    int size;
+    struct loom_match *match;           /* [size], indexed by comm rank; read-only pointer */
+};
+
+/* Made by the member that creates the communicator's shared half, before the other members
+ * can see it; freed with the shared half. NULL on ENOMEM. */
+struct loom_p2p_ctx *loom__p2p_ctx_new(struct loom_comm_shared *sh);
+void loom__p2p_ctx_free(struct loom_p2p_ctx *ctx);
+
+/* Eager threshold in bytes (LOOM_EAGER_MAX), set once at start. */
+extern size_t loom__p2p_eager_max;
+
+/* Start the send or receive that r describes (fields of request.h filled, peer not PROC_NULL).
+ * The request may be complete on return. 0 or a negative loom code (LOOM_ERR_NOMEM). */
+int loom__p2p_start_send(struct loom_request *r);
+int loom__p2p_start_recv(struct loom_request *r);
+/* Receive the message of an envelope already taken from its queue (matched probe). */
+void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e);
+
+/* Look for a message from source/tag (wildcards allowed) in the calling rank's queue on ctx.
+ * When found: fills st (unless MPI_STATUS_IGNORE) and returns 1; with `take`, also unlinks it
+ * into *taken (a matched probe). 0 if none. */
+int loom__p2p_probe(struct loom_p2p_ctx *ctx, int me, int source, int tag, MPI_Status *st,
+                    int take, struct loom_envelope **taken);
+/* Cancel a posted receive still unmatched: 1 if cancelled (then complete), 0 if too late. */
+int loom__p2p_cancel_recv(struct loom_request *r);
+
+/* Move the data of a matched message from the send side to the receive side, fill the
+ * receive's status, and complete both requests. The one function through which every large
+ * message moves (the task engine will cut it into chunks run by other threads). */
+void loom__p2p_transfer(struct loom_request *sreq, struct loom_request *rreq);
+
+/* Fill a status for a receive from PROC_NULL / an empty request. */
+void loom__p2p_status_empty(MPI_Status *st, int source);
+#endif

@@ -1,0 +1,171 @@
+/* topo/topo.h — loom's view of the machine: CPU sets, the topology (this machine, an hwloc
+ * synthetic description or an hwloc XML file), rank placement, thread binding and printing.
+ *
+ * This is the only header of the topo layer that other layers include. hwloc stays behind
+ * it: every type here is opaque, so nothing above src/topo/ ever sees an hwloc type. The
+ * layer knows nothing of MPI or tasks; it speaks of cores, NUMA nodes and CPU sets.
+ *
+ * Conventions:
+ *   - CPU set indexes are PU OS indexes (equal to the logical indexes for synthetic
+ *     topologies). "Core i" and "NUMA node i" always mean hwloc logical indexes.
+ *   - Functions that can fail return 0 on success and -1 on failure, writing a one-line
+ *     message into the caller's `err` buffer (`err` may be NULL). Nothing is printed.
+ *   - A loaded topology is read-only: every query below may be called from any thread at
+ *     the same time. CPU sets are not locked; one writer, or many readers, at a time.
+ *
+ * Rank placement (loom__topo_place), exact rules. "Cores" are the Core objects in logical
+ * order (the PUs themselves when the topology has no Core level). A NUMA domain is the list
+ * of cores, in logical order, whose NUMA node (loom__topo_numa_of: the smallest holding the
+ * core) is one node; NUMA nodes owning no core (memory-only, or nesting smaller ones) are
+ * skipped. A rank placed on a core gets that core's full CPU set.
+ *
+ *   compact  rank i -> core i.
+ *   scatter  rank i -> the next unused core of NUMA domain (i mod D), D = number of domains;
+ *            when that domain is full, the next domain (in order, wrapping) with a free core.
+ *   spread   (default; also for a NULL or empty policy) the placement of Section 4 / Fig. 1
+ *            of the 2019 split-tree paper:
+ *            1. Split: the n ranks are split over the D domains, domain k taking
+ *               floor(n/D) + (k < n mod D) ranks; a domain given more ranks than it has cores
+ *               keeps as many as it has cores, and the excess goes one by one to the next
+ *               domains (in order, wrapping) that still have room.
+ *            2. Ranks stay in rank order: domain 0 takes ranks 0..c0-1, domain 1 the next
+ *               c1 ranks, and so on.
+ *            3. Inside a domain of N cores holding m ranks (m < N), the f = N - m free cores
+ *               are the positions F_j = ceil((j+1) * N / f) - 1 for j = 0..f-1 (in integer
+ *               arithmetic ((j+1)*N + f - 1) / f - 1). The ranks take the remaining positions
+ *               in increasing order. With delta = N / f this is Eq. 1 of the paper: block j
+ *               is positions ceil(j*delta) .. ceil((j+1)*delta) - 1, its ranks first and its
+ *               last position free, so each rank is followed by its share of free cores and
+ *               the last core of a domain is always free. When m == N, rank j of the domain
+ *               takes position j.
+ *            Fig. 1 (package:2 numa:1 l3:1 l2:2 core:2 pu:1): 4 ranks -> cores 0,2,4,6;
+ *            6 ranks -> cores 0,1,2,4,5,6. One 64-core NUMA node, 62 ranks: ranks 0-30 ->
+ *            cores 0-30, ranks 31-61 -> cores 32-62 (31 and 63 free).
+ *   none     every rank's set is the whole machine.
+ *   user:S0,S1,...  rank i gets set Si (PU OS indexes, '+' joins, 'a-b' ranges); more sets
+ *            than ranks are ignored; fewer sets, an empty set or a PU that the topology
+ *            lacks is an error.
+ *
+ * More ranks than cores (oversubscription): under compact, scatter and spread, rank i gets
+ * the set that rank (i mod C) gets when C ranks are placed, C = number of cores. It never
+ * fails for that reason.
+ */
+#ifndef LOOM_TOPO_TOPO_H
+#define LOOM_TOPO_TOPO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct loom_topo;   /* the machine: real, synthetic, or XML */
+struct loom_cpuset; /* opaque CPU set */
+
+/* ---- CPU sets ---------------------------------------------------------------------------- */
+
+/* A new empty set; NULL on ENOMEM. Freed with loom__cpuset_free. */
+struct loom_cpuset *loom__cpuset_new(void);
+/* A new copy of s; NULL on ENOMEM. */
+struct loom_cpuset *loom__cpuset_dup(const struct loom_cpuset *s);
+/* Free s; NULL is ignored. */
+void loom__cpuset_free(struct loom_cpuset *s);
+/* Replace s by the set written in text: indexes and ranges "a-b" joined by '+' or ','
+ * ("2+3", "4-7", "0+2-3", "0-3,6"). 0, or -1 with s unchanged on a syntax error, a
+ * reversed range, an index above 1048575 or ENOMEM. */
+int loom__cpuset_parse(struct loom_cpuset *s, const char *text);
+/* Write s as a list "0-3,6" ("" when empty) into buf, truncating to len - 1 characters;
+ * return the length of the full text (as snprintf does), -1 on error. */
+int loom__cpuset_format(const struct loom_cpuset *s, char *buf, size_t len);
+/* Number of indexes in s. */
+int loom__cpuset_weight(const struct loom_cpuset *s);
+/* Lowest index in s, -1 if empty. */
+int loom__cpuset_first(const struct loom_cpuset *s);
+/* 1 if every index of sub is in super, else 0. */
+int loom__cpuset_is_subset(const struct loom_cpuset *sub, const struct loom_cpuset *super);
+/* 1 if a and b hold the same indexes, else 0. */
+int loom__cpuset_equal(const struct loom_cpuset *a, const struct loom_cpuset *b);
+/* 1 if a and b share an index, else 0. */
+int loom__cpuset_intersects(const struct loom_cpuset *a, const struct loom_cpuset *b);
+/* dst |= src. */
+void loom__cpuset_or(struct loom_cpuset *dst, const struct loom_cpuset *src);
+/* Empty s and put index i in it. 0, -1 on ENOMEM or a negative i. */
+int loom__cpuset_only(struct loom_cpuset *s, int i);
+
+/* ---- Loading ----------------------------------------------------------------------------- */
+
+/* Load a topology. spec NULL or "" = this machine; a spec naming an existing file = hwloc
+ * XML; anything else = an hwloc synthetic description as hwloc_topology_set_synthetic takes
+ * it ("package:2 numa:1 l3:1 l2:2 core:2 pu:1"). On error, -1 and a message naming the spec
+ * and hwloc's complaint. The topology is freed with loom__topo_destroy. */
+int loom__topo_load(const char *spec, struct loom_topo **out, char *err, size_t errlen);
+/* Free t and every set it handed out; NULL is ignored. */
+void loom__topo_destroy(struct loom_topo *t);
+/* 1 for the real machine (binding allowed), 0 for synthetic or XML. */
+int loom__topo_is_this_system(const struct loom_topo *t);
+/* "this machine", "synthetic: <desc>" or "xml: <path>"; lives as long as t. */
+const char *loom__topo_source(const struct loom_topo *t);
+
+/* ---- Queries (sets returned belong to t and live as long as it) -------------------------- */
+
+/* Number of cores (of PUs when the topology has no Core level). */
+int loom__topo_ncores(const struct loom_topo *t);
+int loom__topo_npus(const struct loom_topo *t);
+/* Number of NUMA nodes, memory-only ones included; >= 1. */
+int loom__topo_nnuma(const struct loom_topo *t);
+/* All PUs of the machine. */
+const struct loom_cpuset *loom__topo_machine_set(const struct loom_topo *t);
+/* The PUs of core `core` (logical index); NULL when out of range. */
+const struct loom_cpuset *loom__topo_core_set(const struct loom_topo *t, int core);
+/* The PUs near NUMA node `numa` (logical index; empty for memory-only nodes); NULL when
+ * out of range. */
+const struct loom_cpuset *loom__topo_numa_set(const struct loom_topo *t, int numa);
+/* The logical index of the core / NUMA node whose set contains all of s, or -1 when s is
+ * empty or spans more than one. When NUMA nodes nest (memory local to the whole machine
+ * besides one node per package), the smallest node holding s; ties go to the lowest index. */
+int loom__topo_core_of(const struct loom_topo *t, const struct loom_cpuset *s);
+int loom__topo_numa_of(const struct loom_topo *t, const struct loom_cpuset *s);
+/* The type name ("Machine", "Package", "NUMANode", "Group", "L3Cache", "L2Cache", "L1Cache",
+ * "Core", "PU", ...) of the deepest object whose set contains every sets[0..n-1]; NULL if
+ * n == 0, the union is empty or not inside the machine. Objects with equal sets are ordered
+ * as in hwloc's tree, and a NUMA node counts as lying just below the object it is attached
+ * to (on Fig. 1, cores 0 and 2 give "L3Cache": the NUMA node hangs on the Package). */
+const char *loom__topo_common_ancestor_type(const struct loom_topo *t,
+                                            struct loom_cpuset *const *sets, int n);
+
+/* ---- Placement (rules at the top of this file) ------------------------------------------- */
+
+/* Fill sets[0..nranks-1] with new sets (the caller frees each) placing nranks ranks under
+ * policy. -1 + message, with sets[] all NULL, on a bad policy (the message lists the accepted
+ * values), a bad user set, nranks < 0 or ENOMEM. */
+int loom__topo_place(const struct loom_topo *t, const char *policy, int nranks,
+                     struct loom_cpuset **sets, char *err, size_t errlen);
+/* Check a policy string without a topology (config validation): 0, or -1 + message. User
+ * sets are checked for syntax only. */
+int loom__topo_policy_check(const char *policy, char *err, size_t errlen);
+/* The accepted policy values, for messages and help text. */
+const char *loom__topo_policy_help(void);
+/* The cores of NUMA node `numa` (those whose loom__topo_numa_of is numa) that no
+ * sets[0..nranks-1] touches, as one new set (all their
+ * PUs); empty when numa is out of range; NULL on ENOMEM. */
+struct loom_cpuset *loom__topo_free_cores(const struct loom_topo *t, int numa,
+                                          struct loom_cpuset *const *sets, int nranks);
+
+/* ---- Binding ----------------------------------------------------------------------------- */
+
+/* Bind the calling thread to s when t is this machine; a no-op returning 0 otherwise.
+ * -1 + message on failure. */
+int loom__topo_bind_thread(const struct loom_topo *t, const struct loom_cpuset *s, char *err,
+                           size_t errlen);
+/* The PU (OS index) the calling thread runs on now, -1 if unknown. */
+int loom__topo_current_pu(void);
+
+/* ---- Printing (for loom-info) ------------------------------------------------------------ */
+
+/* The object tree, one object per line, indented two spaces per level:
+ * "<Type> L#<logical index>  cpus <set>", NUMA nodes ("NUMANode L#i  cpus <set>") listed
+ * first under the object they hang on. I/O and Misc objects are left out. */
+void loom__topo_print_tree(const struct loom_topo *t, FILE *f);
+/* A table "rank  cpuset  core  numa" of nranks ranks under policy ("-" where a set spans
+ * more than one core or NUMA node). 0, or -1 + message as loom__topo_place. */
+int loom__topo_print_placement(const struct loom_topo *t, const char *policy, int nranks,
+                               FILE *f, char *err, size_t errlen);
+
+#endif /* LOOM_TOPO_TOPO_H */
