@@ -465,15 +465,15 @@ LOOM_API int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message
                         MPI_Request *request);
 LOOM_API int MPI_Wait(MPI_Request *request, MPI_Status *status);
 LOOM_API int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
-LOOM_API int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+LOOM_API int MPI_Waitall(int count, MPI_Request requests[], MPI_Status *statuses);
 LOOM_API int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
 LOOM_API int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                          MPI_Status statuses[]);
-LOOM_API int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
+                          MPI_Status *statuses);
+LOOM_API int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses);
 LOOM_API int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
                          MPI_Status *status);
 LOOM_API int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                          MPI_Status statuses[]);
+                          MPI_Status *statuses);
 LOOM_API int MPI_Request_free(MPI_Request *request);
 LOOM_API int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
 LOOM_API int MPI_Cancel(MPI_Request *request);

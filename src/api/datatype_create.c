@@ -57,11 +57,12 @@ static int check_common(const char *fn, int count, const int *blens, int blen,
     return MPI_SUCCESS;
 }
 
-static int finish(const char *fn, int rc, struct loom_datatype *t, MPI_Datatype *newtype)
+/* Hand out *t (read after rc is known: the constructor wrote it) or report rc. */
+static int finish(const char *fn, int rc, struct loom_datatype *const *t, MPI_Datatype *newtype)
 {
     if (rc)
         return build_error(fn, rc);
-    *newtype = t;
+    *newtype = *t;
     return MPI_SUCCESS;
 }
 
@@ -73,7 +74,7 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     if (rc)
         return rc;
     struct loom_datatype *t = NULL;
-    return finish(fn, loom__dt_contiguous((size_t)count, oldtype, &t), t, newtype);
+    return finish(fn, loom__dt_contiguous((size_t)count, oldtype, &t), &t, newtype);
 }
 
 int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
@@ -87,7 +88,7 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
     struct loom_datatype *t = NULL;
     rc = loom__dt_hvector((size_t)count, (size_t)blocklength, (ptrdiff_t)stride * oldtype->extent,
                           oldtype, MPI_COMBINER_VECTOR, &t);
-    return finish(fn, rc, t, newtype);
+    return finish(fn, rc, &t, newtype);
 }
 
 int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
@@ -101,7 +102,7 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
     struct loom_datatype *t = NULL;
     rc = loom__dt_hvector((size_t)count, (size_t)blocklength, (ptrdiff_t)stride, oldtype,
                           MPI_COMBINER_HVECTOR, &t);
-    return finish(fn, rc, t, newtype);
+    return finish(fn, rc, &t, newtype);
 }
 
 /* The indexed family: block lengths from blens[] (NULL: blen for all), displacements from
@@ -148,7 +149,7 @@ static int indexed(const char *fn, int count, const int *blens, int blen, const 
     rc = loom__dt_blocks((size_t)count, bl, d, tp, old, combiner, &t);
     free(bl);
     free(d);
-    return finish(fn, rc, t, newtype);
+    return finish(fn, rc, &t, newtype);
 }
 
 int MPI_Type_indexed(int count, const int blocklengths[], const int displacements[],
@@ -204,7 +205,7 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     if (newtype == NULL)
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
     struct loom_datatype *t = NULL;
-    return finish(fn, loom__dt_resized(oldtype, (ptrdiff_t)lb, (ptrdiff_t)extent, &t), t,
+    return finish(fn, loom__dt_resized(oldtype, (ptrdiff_t)lb, (ptrdiff_t)extent, &t), &t,
                   newtype);
 }
 
@@ -239,7 +240,7 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
     if (newtype == NULL)
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
     struct loom_datatype *t = NULL;
-    return finish(fn, loom__dt_subarray(ndims, sizes, subsizes, starts, order, oldtype, &t), t,
+    return finish(fn, loom__dt_subarray(ndims, sizes, subsizes, starts, order, oldtype, &t), &t,
                   newtype);
 }
 
@@ -253,5 +254,5 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     if (newtype == NULL)
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
     struct loom_datatype *t = NULL;
-    return finish(fn, loom__dt_dup(oldtype, &t), t, newtype);
+    return finish(fn, loom__dt_dup(oldtype, &t), &t, newtype);
 }

@@ -12,6 +12,8 @@
 unsigned loom__wait_spin = 2000;
 unsigned loom__wait_yield = 20;
 loom_wait_progress_fn loom__wait_progress;
+loom_wait_work_fn loom__wait_has_work;
+_Atomic int loom__event_sleepers_total;
 
 static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
 {
@@ -69,9 +71,12 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
          * futex wait below returns at once if that happened after this read. */
         uint32_t seen = loom__load_seq_cst(&ev->seq);
         loom__fetch_add_seq_cst(&ev->sleepers, 1);
+        loom__fetch_add_seq_cst(&loom__event_sleepers_total, 1);
         atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence in notify */
-        if (!cond(arg))
+        if (!cond(arg) && !(loom__wait_has_work && loom__wait_has_work()))
             futex_wait(&ev->seq, seen);
+        loom__fetch_sub_seq_cst(&loom__event_sleepers_total, 1);
         loom__fetch_sub_seq_cst(&ev->sleepers, 1);
+        spins = loom__wait_spin / 2; /* woken: poll a little before sleeping again */
     }
 }

@@ -31,6 +31,13 @@ void loom__event_notify(struct loom_event *ev);
  * Returns nonzero if it did some work (the wait then starts its spin phase again). */
 typedef int (*loom_wait_progress_fn)(void);
 extern loom_wait_progress_fn loom__wait_progress;
+/* Checked once more after a waiter has announced itself asleep: nonzero if work it could do
+ * is visible (then it does not sleep). NULL for none. Whoever makes such work visible must
+ * publish it and then, if loom__event_sleepers_total is nonzero, notify the waiters' events. */
+typedef int (*loom_wait_work_fn)(void);
+extern loom_wait_work_fn loom__wait_has_work;
+/* Threads asleep (or about to be) in loom__wait_until, over all events. */
+extern _Atomic int loom__event_sleepers_total;
 
 /* Wait until cond(arg) returns nonzero. cond must be cheap and side-effect free; it is called
  * from the calling thread only. The caller's rank event is ev; whoever makes cond true must

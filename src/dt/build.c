@@ -57,7 +57,8 @@ static void destroy(struct loom_datatype *t)
     if (t->layout_owner) {
         loom__dt_release(t->layout_owner);
     } else if (t->kind == LOOM_DT_VECTOR) {
-        loom__dt_release(t->child);
+        if (t->child) /* NULL for a type without data */
+            loom__dt_release(t->child);
     } else if (t->kind == LOOM_DT_BLOCKS) {
         if (t->children) {
             for (size_t b = 0; b < t->nblocks; b++)

@@ -182,6 +182,18 @@ static void copy_runs(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, size_t
 #undef RUNS
 }
 
+/* memcpy for the short pieces of the partial paths: the common int and double sizes become
+ * plain moves instead of a call. */
+static inline void copy_bytes(char *d, const char *s, size_t n)
+{
+    if (n == 4)
+        memcpy(d, s, 4);
+    else if (n == 8)
+        memcpy(d, s, 8);
+    else
+        memcpy(d, s, n);
+}
+
 /* Copy len bytes from the contiguous src into the runs of c. */
 static void scatter(struct cursor *c, const char *src, size_t len)
 {
@@ -190,7 +202,7 @@ static void scatter(struct cursor *c, const char *src, size_t len)
             refill(c);
         if (c->pos || len < c->len) {
             size_t n = c->len - c->pos < len ? c->len - c->pos : len;
-            memcpy(c->p + c->pos, src, n);
+            copy_bytes(c->p + c->pos, src, n);
             src += n;
             len -= n;
             step(c, n);
@@ -213,7 +225,7 @@ static void gather(char *dst, struct cursor *c, size_t len)
             refill(c);
         if (c->pos || len < c->len) {
             size_t n = c->len - c->pos < len ? c->len - c->pos : len;
-            memcpy(dst, c->p + c->pos, n);
+            copy_bytes(dst, c->p + c->pos, n);
             dst += n;
             len -= n;
             step(c, n);
@@ -256,7 +268,7 @@ static void merge(struct cursor *d, struct cursor *s, size_t len)
             n = s->len - s->pos;
         if (len < n)
             n = len;
-        memcpy(d->p + d->pos, s->p + s->pos, n);
+        copy_bytes(d->p + d->pos, s->p + s->pos, n);
         step(d, n);
         step(s, n);
         len -= n;

@@ -24,7 +24,14 @@ struct loom_topo {
     struct loom_cpuset *cores;   /* [ncores], logical order */
     struct loom_cpuset *numas;   /* [nnuma], logical order */
     int *core_numa;              /* [ncores]: the NUMA node holding each core, -1 if none */
+    struct loom_topo_node *tree; /* [ntree] the scheduling tree (tree.c), parents first */
+    struct loom_cpuset *tree_sets; /* [ntree] their CPU sets */
+    int ntree;
 };
+
+/* Build t->tree from the loaded topology (tree.c); -1 on ENOMEM. */
+int loom__topo_build_tree(struct loom_topo *t);
+void loom__topo_free_tree(struct loom_topo *t);
 
 /* Write a printf-style one-line message into err (NULL or errlen 0: nothing). */
 void loom__topo_seterr(char *err, size_t errlen, const char *fmt, ...)

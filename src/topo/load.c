@@ -118,7 +118,7 @@ int loom__topo_load(const char *spec, struct loom_topo **out, char *err, size_t 
     }
     if (hwloc_topology_load(t->hw) < 0)
         goto out_with_topo;
-    if (cache_sets(t) < 0) {
+    if (cache_sets(t) < 0 || loom__topo_build_tree(t) < 0) {
         errno = ENOMEM;
         goto out_with_topo;
     }
@@ -156,6 +156,7 @@ void loom__topo_destroy(struct loom_topo *t)
         for (int k = 0; k < t->nnuma; k++)
             hwloc_bitmap_free(t->numas[k].bits);
     hwloc_bitmap_free(t->machine.bits);
+    loom__topo_free_tree(t);
     free(t->cores);
     free(t->numas);
     free(t->core_numa);

@@ -168,4 +168,37 @@ void loom__topo_print_tree(const struct loom_topo *t, FILE *f);
 int loom__topo_print_placement(const struct loom_topo *t, const char *policy, int nranks,
                                FILE *f, char *err, size_t errlen);
 
+/* ---- the scheduling tree (tree.c) -------------------------------------------------------
+ * The machine as nested CPU sets, for the task engine's queues (PIOMan's hierarchy): the
+ * Machine, Packages, NUMA nodes, Groups, L3/L2/L1 caches and Cores, keeping only objects that
+ * split something: an object whose CPU set equals its parent's is dropped (the higher one is
+ * kept). Cores are the leaves. Built at load, read-only afterwards. */
+struct loom_topo_node {
+    const char *type;               /* "Machine", "Package", "NUMANode", "Group", "L3Cache",
+                                       "L2Cache", "L1Cache", "Core" */
+    const struct loom_cpuset *set;
+    int parent;                     /* index of the parent node, -1 for the root */
+    int depth;                      /* 0 for the root */
+    int numa;                       /* logical index of the NUMA node containing it, or -1
+                                       when it spans several */
+};
+/* The nodes, parents before children (index 0 is the root); returns their number. */
+int loom__topo_tree(const struct loom_topo *t, const struct loom_topo_node **nodes);
+/* The deepest node whose CPU set contains all of s (0, the root, when none deeper does). */
+int loom__topo_tree_find(const struct loom_topo *t, const struct loom_cpuset *s);
+
+/* ---- progress threads (progress_place.c; the 2019 paper, Sections 4-5) ------------------ */
+/* Eq. 1: the core (position in the NUMA node) of the progress thread of the rank at position
+ * M, with N cores and n ranks on the node. */
+int loom__place_numa(int N, int n, int M);
+/* Eq. 2: the core of rank r's progress thread with p cores and n ranks; -1 if n >= p. */
+int loom__place_odd_even(int p, int n, int r);
+/* Check a LOOM_PROGRESS_PLACEMENT value: bind | numa | odd-even | cores:<list>. */
+int loom__progress_policy_check(const char *policy, char *err, size_t errlen);
+/* One CPU set per rank for its progress thread under `policy`, given the ranks' sets (new
+ * sets in out[0..nranks-1]; caller frees). -1 + message on a bad policy. */
+int loom__topo_place_progress(const struct loom_topo *t, const char *policy, int nranks,
+                              struct loom_cpuset *const *rank_sets, struct loom_cpuset **out,
+                              char *err, size_t errlen);
+
 #endif /* LOOM_TOPO_TOPO_H */

@@ -1,0 +1,277 @@
+/* bench/memcpy_ceiling.c — the bandwidth ceiling of a one-copy message between two cores.
+ *
+ * A one-copy transfer between two ranks on two cores is a memcpy by one core of bytes that
+ * the other core has just written. This program measures exactly that, with no MPI: thread A
+ * (bound to one core) writes a source buffer, hands it over, and thread B (bound to another
+ * core) copies it into its own destination buffer; only B's memcpy is timed. It is the
+ * number bench/run.py divides pingpong's bandwidth by.
+ *
+ *   memcpy        the cross-core copy above, in MB/s (10^6 bytes per second)
+ *   memcpy_local  for context: B copies a source buffer it wrote itself (data already in
+ *                 B's caches), back to back with no hand-over, timed as one batch per run:
+ *                 the single-core memcpy rate
+ *
+ * Sizes: 1 B .. 4 MiB (powers of two). Each size: a warm-up, then RUNS runs of N copies (N
+ * shrinks as the size grows); a run's value of `memcpy` is bytes copied / summed copy time,
+ * where each copy's time has the clock's own cost (measured at start) taken off; the value printed is
+ * the MEDIAN over the runs. Below a few KiB the clock's resolution dominates: use the numbers
+ * from 1 KiB up. Output: '#' comments, a header `test,bytes,value,unit`, one CSV line per
+ * test and size.
+ *
+ * Usage: memcpy_ceiling [-q] [-r RUNS] [-m MAXBYTES] [-c CPU_A,CPU_B]
+ *   The two CPUs default to the first two allowed CPUs that sit on different cores
+ *   (from /sys/devices/system/cpu/cpuN/topology). */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct shared {
+    /* Hand-over flag: A stores `seq` (release) once the source is written; B loads it
+     * (acquire), copies, then stores -seq (release) so A may write again (A loads it with
+     * acquire). Padded so it shares no cache line with the buffers' pointers. */
+    _Alignas(64) atomic_long turn;
+    _Alignas(64) unsigned char *src;  /* written by A, read by B (ordered by `turn`) */
+    unsigned char *dst;               /* B only */
+    unsigned char *own;               /* B only: the source of memcpy_local */
+    size_t max_bytes;
+    int runs;
+    int quick;
+    int cpu_a, cpu_b;
+    double clock_cost;                /* seconds, set before the threads start */
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The median cost of one back-to-back pair of clock reads. */
+static double clock_cost(void)
+{
+    double d[2001];
+    for (int i = 0; i < 2001; i++) {
+        double t0 = now();
+        d[i] = now() - t0;
+    }
+    return median(d, 2001);
+}
+
+static int bind_self(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+static long copies_per_run(const struct shared *s, size_t size)
+{
+    double n = (s->quick ? 32e6 : 512e6) / (double)size;
+    long hi = s->quick ? 2000 : 20000, lo = s->quick ? 4 : 32;
+    return n > (double)hi ? hi : n < (double)lo ? lo : (long)n;
+}
+
+static long total_copies(const struct shared *s, size_t size)
+{
+    long n = copies_per_run(s, size);
+    return n / 10 + 2 + n * (long)s->runs; /* warm-up + runs */
+}
+
+/* Thread A: for each size and copy, write the source, then hand it to B. */
+static void *writer(void *arg)
+{
+    struct shared *s = arg;
+    long seq = 0;
+    if (bind_self(s->cpu_a) != 0)
+        fprintf(stderr, "memcpy_ceiling: cannot bind thread A to CPU %d\n", s->cpu_a);
+    for (size_t size = 1; size <= s->max_bytes; size *= 2) {
+        long n = total_copies(s, size);
+        for (long i = 0; i < n; i++) {
+            while (atomic_load_explicit(&s->turn, memory_order_acquire) != -seq)
+                ;
+            memset(s->src, (int)((seq + 1) & 0xff), size);
+            seq++;
+            atomic_store_explicit(&s->turn, seq, memory_order_release);
+        }
+    }
+    return NULL;
+}
+
+/* Thread B: copy what A wrote; time each memcpy. Prints the results. */
+static void *copier(void *arg)
+{
+    struct shared *s = arg;
+    long seq = 0;
+    double *v = malloc(sizeof *v * (size_t)s->runs);
+    double *w = malloc(sizeof *w * (size_t)s->runs);
+    if (!v || !w || bind_self(s->cpu_b) != 0) {
+        fprintf(stderr, "memcpy_ceiling: cannot bind thread B to CPU %d\n", s->cpu_b);
+        exit(1);
+    }
+    for (size_t size = 1; size <= s->max_bytes; size *= 2) {
+        long n = copies_per_run(s, size), warm = n / 10 + 2;
+        for (int r = -1; r < s->runs; r++) {
+            long count = r < 0 ? warm : n;
+            double spent = 0;
+            for (long i = 0; i < count; i++) {
+                seq++;
+                while (atomic_load_explicit(&s->turn, memory_order_acquire) != seq)
+                    ;
+                double t0 = now();
+                memcpy(s->dst, s->src, size);
+                double t1 = now();
+                spent += t1 - t0 - s->clock_cost;
+                if (s->dst[size - 1] != (unsigned char)(seq & 0xff)) {
+                    fprintf(stderr, "memcpy_ceiling: %zu bytes: byte %u, expected %u\n", size,
+                            s->dst[size - 1], (unsigned)(seq & 0xff));
+                    exit(1);
+                }
+                atomic_store_explicit(&s->turn, -seq, memory_order_release);
+            }
+            if (r >= 0)
+                v[r] = spent > 0 ? (double)size * (double)count / spent / 1e6 : 0;
+        }
+        /* memcpy_local: B's own, cache-warm source; no hand-over. */
+        memset(s->own, 3, size);
+        for (int r = -1; r < s->runs; r++) {
+            double t0 = now();
+            for (long i = 0; i < n; i++) {
+                memcpy(s->dst, s->own, size);
+                __asm__ __volatile__("" : : "r"(s->dst) : "memory");
+            }
+            double spent = now() - t0 - s->clock_cost;
+            if (r >= 0)
+                w[r] = spent > 0 ? (double)size * (double)n / spent / 1e6 : 0;
+        }
+        printf("memcpy,%zu,%.1f,MB/s\n", size, median(v, s->runs));
+        printf("memcpy_local,%zu,%.1f,MB/s\n", size, median(w, s->runs));
+        fflush(stdout);
+    }
+    free(v);
+    free(w);
+    return NULL;
+}
+
+/* The first two allowed CPUs on different cores (package_id, core_id); -1 if none. */
+static void pick_cpus(int *a, int *b)
+{
+    cpu_set_t set;
+    long pkg_a = -1, core_a = -1;
+    *a = *b = -1;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return;
+    for (int c = 0; c < CPU_SETSIZE && *b < 0; c++) {
+        if (!CPU_ISSET(c, &set))
+            continue;
+        long pkg = -1, core = -1;
+        char path[128];
+        FILE *f;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", c);
+        if ((f = fopen(path, "r"))) {
+            if (fscanf(f, "%ld", &pkg) != 1)
+                pkg = -1;
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", c);
+        if ((f = fopen(path, "r"))) {
+            if (fscanf(f, "%ld", &core) != 1)
+                core = -1;
+            fclose(f);
+        }
+        if (*a < 0) {
+            *a = c;
+            pkg_a = pkg;
+            core_a = core;
+        } else if (pkg != pkg_a || core != core_a || core < 0) {
+            *b = c;
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct shared s;
+    memset(&s, 0, sizeof s);
+    atomic_init(&s.turn, 0);
+    s.max_bytes = (size_t)4 << 20;
+    s.runs = 7;
+    s.cpu_a = s.cpu_b = -1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-q") == 0) {
+            s.quick = 1;
+            s.runs = 3;
+        } else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
+            s.runs = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
+            s.max_bytes = (size_t)atoll(argv[++i]);
+        } else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d,%d", &s.cpu_a, &s.cpu_b) != 2) {
+                fprintf(stderr, "memcpy_ceiling: -c takes CPU_A,CPU_B\n");
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "usage: memcpy_ceiling [-q] [-r RUNS] [-m MAXBYTES] [-c A,B]\n");
+            return 2;
+        }
+    }
+    if (s.runs < 1 || s.max_bytes < 1) {
+        fprintf(stderr, "memcpy_ceiling: -r and -m take positive numbers\n");
+        return 2;
+    }
+    if (s.cpu_a < 0)
+        pick_cpus(&s.cpu_a, &s.cpu_b);
+    if (s.cpu_a < 0 || s.cpu_b < 0) {
+        fprintf(stderr, "memcpy_ceiling: needs two CPUs on different cores\n");
+        return 2;
+    }
+    size_t cap = (s.max_bytes + 4095) & ~(size_t)4095;
+    s.src = aligned_alloc(4096, cap);
+    s.dst = aligned_alloc(4096, cap);
+    s.own = aligned_alloc(4096, cap);
+    if (!s.src || !s.dst || !s.own) {
+        fprintf(stderr, "memcpy_ceiling: out of memory\n");
+        return 1;
+    }
+    memset(s.src, 0, cap);
+    memset(s.dst, 0, cap);
+    memset(s.own, 0, cap);
+    s.clock_cost = clock_cost();
+    printf("# thread A (writes) on CPU %d, thread B (copies) on CPU %d; clock cost %.1f ns\n",
+           s.cpu_a, s.cpu_b, s.clock_cost * 1e9);
+    printf("# runs per size: %d (value = median over runs)%s\n", s.runs,
+           s.quick ? ", quick" : "");
+    printf("test,bytes,value,unit\n");
+    fflush(stdout);
+
+    pthread_t ta, tb;
+    if (pthread_create(&ta, NULL, writer, &s) != 0 || pthread_create(&tb, NULL, copier, &s) != 0) {
+        fprintf(stderr, "memcpy_ceiling: cannot start threads\n");
+        return 1;
+    }
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    free(s.src);
+    free(s.dst);
+    free(s.own);
+    return 0;
+}

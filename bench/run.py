@@ -1,0 +1,724 @@
+#!/usr/bin/env python3
+"""bench/run.py — build the benchmarks of bench/ against loom, MPICH and Open MPI, run them in
+turn, and write a CSV, a markdown report with loom/peer ratios and PNG plots.
+
+    python3 bench/run.py                      # full run: loom, MPICH, Open MPI, memcpy ceiling
+    python3 bench/run.py --quick              # smoke test (fewer repetitions, noisy numbers)
+    python3 bench/run.py --runtimes loom --sweep LOOM_EAGER_MAX=1K,4K,16K --out bench/results/eager
+
+What it does, in one invocation:
+  1. checks the tools (cmake, ninja, mpicc.mpich, mpiexec.mpich, mpicc.openmpi,
+     mpiexec.openmpi, matplotlib); with --install it apt-get installs what is missing, else it
+     prints the exact command and leaves that runtime (or the plots) out;
+  2. builds loom (`cmake -S . -B build -G Ninja && cmake --build build`, only the library
+     targets) unless --loom-prefix names an installed loom;
+  3. builds each benchmark of PROGRAMS with each runtime's compiler into OUT/tmp/;
+  4. runs them, runtime after runtime (--rounds N repeats the whole sequence and keeps the
+     median of the rounds), waiting first for the machine to be quiet (--wait-idle);
+  5. writes OUT/<program>.csv (runtime,test,bytes,value,unit), OUT/<program>.md and
+     OUT/<program>_<test>.png.
+
+Adding a benchmark (e.g. bench/overlap.c) is one entry in PROGRAMS; adding an MPI is one
+entry in RUNTIMES. Python and matplotlib are used here only, never by loom itself.
+"""
+import argparse
+import datetime
+import os
+import platform
+import re
+import resource
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+
+# --------------------------------------------------------------------------------------------
+# The benchmarks. kind 'mpi': built with each runtime's compiler, run with `np` ranks;
+# kind 'native': plain C built once with cc, run once per round as the runtime 'ceiling'.
+# tests: how each CSV test reads (better: 'lower' or 'higher'; plot axes).
+# reference: a native program whose tests (compare: this test -> reference test) give the
+#   ceiling column of this program's tables.
+# goals: (test, bytes, against, relation, threshold, text), checked for every loom runtime;
+#   `against` is a runtime name or 'ceiling'; the ratio is loom/against.
+PROGRAMS = {
+    'pingpong': {
+        'source': 'pingpong.c', 'kind': 'mpi', 'np': 2,
+        'args': [], 'quick_args': ['-q'],
+        'reference': 'memcpy_ceiling', 'compare': {'bandwidth': 'memcpy'},
+        'tests': {
+            'latency': {'better': 'lower', 'title': 'Half round-trip latency (MPI_Send/MPI_Recv)',
+                        'ylabel': 'latency (µs)', 'logy': True, 'scale': 1.0},
+            'bandwidth': {'better': 'higher',
+                          'title': 'Streaming bandwidth (window of MPI_Isend/MPI_Irecv)',
+                          'ylabel': 'bandwidth (GB/s, 10^9 B/s)', 'logy': False,
+                          'scale': 1e-3},
+        },
+        'goals': [
+            ('latency', 8, 'mpich', '<=', 0.5, '8-byte latency at most half of MPICH\'s'),
+            ('bandwidth', 1 << 20, 'mpich', '>=', 1.5, '1 MiB bandwidth at least 1.5x MPICH\'s'),
+            ('bandwidth', 1 << 20, 'ceiling', '>=', 0.8,
+             '1 MiB bandwidth at least 0.8 of the memcpy ceiling'),
+        ],
+    },
+    'memcpy_ceiling': {
+        'source': 'memcpy_ceiling.c', 'kind': 'native', 'cflags': ['-pthread'],
+        'args': [], 'quick_args': ['-q'],
+    },
+}
+
+# The runtimes. cc: compiler command; launch: launcher, '{np}' replaced by the rank count;
+# apt: Debian packages that provide them. loom's entries are filled in by setup_loom().
+# No OMPI_MCA_* setting is needed on the machines tried so far (root needs
+# --allow-run-as-root; --oversubscribe only matters when ranks outnumber cores).
+RUNTIMES = {
+    'loom': {'label': 'loom', 'cc': None, 'launch': None, 'apt': [], 'env': {}},
+    'mpich': {'label': 'MPICH', 'cc': ['mpicc.mpich'],
+              'launch': ['mpiexec.mpich', '-n', '{np}', '-bind-to', 'core'],
+              'apt': ['mpich', 'libmpich-dev'], 'env': {}},
+    'openmpi': {'label': 'Open MPI', 'cc': ['mpicc.openmpi'],
+                'launch': ['mpiexec.openmpi', '--allow-run-as-root', '--oversubscribe',
+                           '--bind-to', 'core', '-n', '{np}'],
+                'apt': ['openmpi-bin', 'libopenmpi-dev'], 'env': {}},
+}
+CFLAGS = ['-O2']          # the same optimization for every runtime's build of a benchmark
+CEILING = 'ceiling'       # runtime name of the native reference programs' results
+
+
+def log(msg):
+    print(f'[bench] {msg}', file=sys.stderr, flush=True)
+
+
+def fmt_cmd(cmd, env=None):
+    pre = ' '.join(f'{k}={shlex.quote(v)}' for k, v in (env or {}).items())
+    return (pre + ' ' if pre else '') + shlex.join(str(c) for c in cmd)
+
+
+def run_cmd(cmd, **kw):
+    log('$ ' + fmt_cmd(cmd))
+    return subprocess.run([str(c) for c in cmd], **kw)
+
+
+# --------------------------------------------------------------------------------------------
+# Tools and packages
+
+def have_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def maybe_reexec_for_matplotlib():
+    """A pyenv/venv python3 may lack Debian's python3-matplotlib: rerun under /usr/bin/python3
+    when that one has it."""
+    syspy = Path('/usr/bin/python3')
+    if have_matplotlib() or os.environ.get('LOOM_BENCH_REEXEC') or not syspy.exists():
+        return
+    if Path(sys.executable).resolve() == syspy.resolve():
+        return
+    if subprocess.run([str(syspy), '-c', 'import matplotlib'],
+                      capture_output=True).returncode == 0:
+        log(f'{sys.executable} has no matplotlib; rerunning under {syspy}')
+        os.environ['LOOM_BENCH_REEXEC'] = '1'
+        os.execv(str(syspy), [str(syspy), str(Path(__file__).resolve())] + sys.argv[1:])
+
+
+def check_tools(runtimes, want_plots, install, need_cmake):
+    """Returns (runtimes that can run, plots possible). Installs or prints the apt command."""
+    missing = {}   # package -> why
+    for rt in runtimes:
+        spec = RUNTIMES[rt.split(' ', 1)[0]]
+        for cmd in (spec['cc'] or [])[:1] + (spec['launch'] or [])[:1]:
+            if not shutil.which(cmd):
+                for p in spec['apt']:
+                    missing[p] = cmd
+    if need_cmake:
+        for cmd, pkg in (('cmake', 'cmake'), ('ninja', 'ninja-build'), ('cc', 'gcc')):
+            if not shutil.which(cmd):
+                missing[pkg] = cmd
+    if not shutil.which('cc'):
+        missing['gcc'] = 'cc'
+    if want_plots and not have_matplotlib():
+        missing['python3-matplotlib'] = 'matplotlib'
+    if missing:
+        pkgs = sorted(missing)
+        sudo = [] if os.geteuid() == 0 else ['sudo']
+        cmd = sudo + ['apt-get', 'install', '-y'] + pkgs
+        if install:
+            run_cmd(sudo + ['apt-get', 'update'], check=False)
+            if run_cmd(cmd).returncode != 0:
+                sys.exit('bench: apt-get install failed')
+            if 'python3-matplotlib' in missing:
+                maybe_reexec_for_matplotlib()
+        else:
+            log('missing: ' + ', '.join(f'{w} ({p})' for p, w in sorted(missing.items())))
+            log('install them with:  ' + fmt_cmd(cmd) + '   (or rerun with --install)')
+    usable = []
+    for rt in runtimes:
+        spec = RUNTIMES[rt.split(' ', 1)[0]]
+        cmds = (spec['cc'] or [])[:1] + (spec['launch'] or [])[:1]
+        if all(shutil.which(c) for c in cmds):
+            usable.append(rt)
+        else:
+            log(f'leaving out {rt}: ' + ', '.join(c for c in cmds if not shutil.which(c))
+                + ' not found')
+    return usable, want_plots and have_matplotlib()
+
+
+# --------------------------------------------------------------------------------------------
+# loom: build it, find its compiler wrapper and launcher
+
+def loom_fallback_cc(incdir, libdir):
+    # What loomcc does (tools/loomcc), for trees that do not have it yet.
+    return ['cc', f'-I{incdir}', '{src}', f'-L{libdir}', f'-Wl,-rpath,{libdir}',
+            '-lloom-main', '-lloom', '-lpthread']
+
+
+def setup_loom(args, info):
+    """Fills RUNTIMES['loom'] cc/launch; records how loom was built in info."""
+    spec = RUNTIMES['loom']
+    if args.loom_prefix:
+        prefix = Path(args.loom_prefix).resolve()
+        bindir = prefix / 'bin'
+        libdir = next((prefix / d for d in ('lib', 'lib64', 'lib/x86_64-linux-gnu')
+                       if (prefix / d / 'libloom.so').exists()), prefix / 'lib')
+        incdir = prefix / 'include'
+        info['loom build'] = f'installed prefix {prefix}'
+    else:
+        build = Path(args.loom_build)
+        if not build.is_absolute():
+            build = REPO / build
+        bindir, libdir, incdir = build / 'bin', build / 'src', REPO / 'include'
+        if not (build / 'CMakeCache.txt').exists():
+            cfg = ['cmake', '-S', REPO, '-B', build, '-G', 'Ninja']
+            if run_cmd(cfg).returncode != 0:
+                # Half-written tests must not stop a benchmark of the library.
+                log('configure failed; retrying without the tests')
+                if run_cmd(cfg + ['-DBUILD_TESTING=OFF']).returncode != 0:
+                    sys.exit('bench: cannot configure loom')
+        # Only what a program needs: the library, loom's main, loomcc/loomrun (configured).
+        if run_cmd(['cmake', '--build', build, '--target', 'loom', 'loom_main']).returncode:
+            sys.exit(f'bench: cannot build loom in {build}')
+        cache = (build / 'CMakeCache.txt').read_text(errors='replace')
+        bt = re.search(r'^CMAKE_BUILD_TYPE:\w+=(.*)$', cache, re.M)
+        info['loom build'] = (f'{build} (CMAKE_BUILD_TYPE={(bt.group(1) if bt else "") or "default: RelWithDebInfo, -O2 -g"})')
+    loomcc = bindir / 'loomcc'
+    if loomcc.exists():
+        spec['cc'] = [str(loomcc)]
+    else:
+        log(f'{loomcc} not found; linking by hand as loomcc would')
+        spec['cc'] = loom_fallback_cc(incdir, libdir)
+    loomrun = bindir / 'loomrun'
+    if not loomrun.exists():
+        sys.exit(f'bench: {loomrun} not found')
+    spec['launch'] = [str(loomrun), '-n', '{np}']
+
+
+# --------------------------------------------------------------------------------------------
+# Building and running
+
+def compile_cmd(cc, src, out, extra):
+    cc = list(cc)
+    if '{src}' in cc:   # fallback form: the source goes before the libraries
+        i = cc.index('{src}')
+        return cc[:i] + CFLAGS + extra + [str(src), '-o', str(out)] + cc[i + 1:]
+    return cc + CFLAGS + extra + [str(src), '-o', str(out)]
+
+
+def build_all(programs, runtimes, tmp, info):
+    """Returns {(program, runtime): executable}; runtime CEILING for native programs."""
+    exes = {}
+    for name in programs:
+        prog = PROGRAMS[name]
+        src = BENCH / prog['source']
+        if prog['kind'] == 'native':
+            out = tmp / name
+            cmd = ['cc'] + CFLAGS + prog.get('cflags', []) + [str(src), '-o', str(out)]
+            if run_cmd(cmd).returncode != 0:
+                sys.exit(f'bench: cannot build {name}')
+            exes[(name, CEILING)] = out
+            info['build'].append(fmt_cmd(cmd))
+            continue
+        built = set()
+        for rt in runtimes:
+            base = rt.split(' ', 1)[0]
+            if base in built:      # variants of one runtime share the executable
+                exes[(name, rt)] = exes[(name, base + '*')]
+                continue
+            out = tmp / f'{name}.{base}'
+            cmd = compile_cmd(RUNTIMES[base]['cc'], src, out, prog.get('cflags', []))
+            if run_cmd(cmd).returncode != 0:
+                sys.exit(f'bench: cannot build {name} with {base}')
+            exes[(name, rt)] = exes[(name, base + '*')] = out
+            built.add(base)
+            info['build'].append(fmt_cmd(cmd))
+    return exes
+
+
+def cpu_times():
+    """(busy, total) jiffies over all CPUs, from /proc/stat."""
+    try:
+        with open('/proc/stat') as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return 0, 0
+    idle = v[3] + (v[4] if len(v) > 4 else 0)
+    return sum(v) - idle, sum(v)
+
+
+def jiffy():
+    return os.sysconf('SC_CLK_TCK') if hasattr(os, 'sysconf') else 100
+
+
+def wait_quiet(limit):
+    """Wait (up to `limit` s) until other processes use less than 0.15 core. Returns the last
+    measured load in cores."""
+    start = time.time()
+    while True:
+        b0, _ = cpu_times()
+        time.sleep(0.5)
+        b1, _ = cpu_times()
+        load = (b1 - b0) / jiffy() / 0.5
+        if load < 0.15 or time.time() - start >= limit:
+            return load
+        if limit:
+            log(f'machine busy ({load:.2f} cores used by others); waiting')
+            time.sleep(2)
+
+
+def run_one(cmd, env_extra, timeout, rawlog):
+    """Runs cmd; returns (rc, stdout, stderr, wall s, cores used by others meanwhile)."""
+    env = dict(os.environ)
+    env.update(env_extra)
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    b0, _ = cpu_times()
+    t0 = time.time()
+    log('$ ' + fmt_cmd(cmd, env_extra))
+    try:
+        p = subprocess.run([str(c) for c in cmd], env=env, capture_output=True, text=True,
+                           timeout=timeout)
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        rc, out, err = 124, (e.stdout or b'').decode() if isinstance(e.stdout, bytes) else (
+            e.stdout or ''), f'timed out after {timeout} s'
+    wall = time.time() - t0
+    b1, _ = cpu_times()
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    ours = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    others = max(0.0, (b1 - b0) / jiffy() - ours) / wall if wall > 0 else 0.0
+    rawlog.write_text(f'$ {fmt_cmd(cmd, env_extra)}\n# rc {rc}, {wall:.1f} s\n{out}\n'
+                      f'# stderr\n{err}')
+    return rc, out, err, wall, others
+
+
+def parse_csv(text):
+    """Returns ({test: {bytes: value}}, {test: unit}, [comment lines])."""
+    data, units, notes = {}, {}, []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith('#'):
+            notes.append(line[1:].strip())
+            continue
+        parts = line.split(',')
+        if len(parts) != 4 or parts[0] == 'test':
+            continue
+        try:
+            b, v = int(parts[1]), float(parts[2])
+        except ValueError:
+            continue
+        data.setdefault(parts[0], {})[b] = v
+        units[parts[0]] = parts[3]
+    return data, units, notes
+
+
+# --------------------------------------------------------------------------------------------
+# Machine description
+
+def read(path):
+    try:
+        return Path(path).read_text(errors='replace')
+    except OSError:
+        return ''
+
+
+def first_line(cmd):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        return (p.stdout or p.stderr).strip().splitlines()[0]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        return 'not found'
+
+
+def machine_info():
+    cpu = read('/proc/cpuinfo')
+    model = re.search(r'^model name\s*:\s*(.*)$', cpu, re.M)
+    cores = {(m[0], m[1]) for m in re.findall(
+        r'^physical id\s*:\s*(\d+)\s*$.*?^core id\s*:\s*(\d+)', cpu, re.M | re.S)}
+    hyper = 'hypervisor' in cpu
+    mem = re.search(r'^MemTotal:\s*(\d+)', read('/proc/meminfo'), re.M)
+    info = {
+        'CPU': (model.group(1).strip() if model else platform.processor())
+        + (' (virtual machine)' if hyper else ''),
+        'cores / PUs': f'{len(cores) or "?"} / {os.cpu_count()}',
+        'memory': f'{int(mem.group(1)) / 1048576:.1f} GiB' if mem else '?',
+        'kernel': f'{platform.system()} {platform.release()}',
+        'C compiler': first_line(['cc', '--version']),
+    }
+    caches = []
+    for idx in sorted(Path('/sys/devices/system/cpu/cpu0/cache').glob('index*')):
+        lvl, typ, size = (read(idx / f).strip() for f in ('level', 'type', 'size'))
+        if typ != 'Instruction':
+            caches.append(f'L{lvl} {size}')
+    if caches:
+        info['caches (cpu0)'] = ', '.join(caches)
+    return info
+
+
+def runtime_versions(runtimes):
+    v = {}
+    if any(r.startswith('mpich') for r in runtimes):
+        line = first_line(['mpichversion'])
+        dev = subprocess.run(['mpichversion'], capture_output=True, text=True).stdout \
+            if shutil.which('mpichversion') else ''
+        m = re.search(r'MPICH Device:\s*(\S+)', dev)
+        v['mpich'] = re.sub(r'\s+', ' ', line) + (f', device {m.group(1)}' if m else '')
+    if any(r.startswith('openmpi') for r in runtimes):
+        v['openmpi'] = first_line(['mpiexec.openmpi', '--version'])
+    if any(r.startswith('loom') for r in runtimes):
+        commit = subprocess.run(['git', '-C', str(REPO), 'rev-parse', '--short', 'HEAD'],
+                                capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(['git', '-C', str(REPO), 'status', '--porcelain', '--',
+                                'src', 'include'], capture_output=True, text=True).stdout
+        v['loom'] = f'git {commit or "?"}' + (' + uncommitted changes in src/ or include/'
+                                                if dirty.strip() else '')
+    return v
+
+
+# --------------------------------------------------------------------------------------------
+# Report
+
+def fmt_val(v, unit):
+    if v is None:
+        return '–'
+    if unit == 'us':
+        return f'{v:.3f}' if v < 10 else f'{v:.1f}'
+    return f'{v:,.0f}'
+
+
+def fmt_bytes(b):
+    for unit, k in (('MiB', 1 << 20), ('KiB', 1 << 10)):
+        if b >= k and b % k == 0:
+            return f'{b // k} {unit}'
+    return f'{b} B'
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def is_loom(rt):
+    return rt.split(' ', 1)[0] == 'loom'
+
+
+def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, runs, info,
+                 versions, plots, out):
+    prog = PROGRAMS[name]
+    labels = {rt: label_of(rt) for rt in runtimes}
+    subjects = [rt for rt in runtimes if is_loom(rt)] or runtimes[:1]
+    peers = [rt for rt in runtimes if rt not in subjects]
+
+    # CSV with every number.
+    lines = ['runtime,test,bytes,value,unit']
+    for rt in runtimes:
+        for test, vals in final.get(rt, {}).items():
+            for b in sorted(vals):
+                lines.append(f'{rt},{test},{b},{vals[b]:.6g},{units[rt].get(test, "")}')
+    for test, vals in ceiling.items():
+        for b in sorted(vals):
+            lines.append(f'{CEILING},{test},{b},{vals[b]:.6g},{cunits.get(test, "")}')
+    (out / f'{name}.csv').write_text('\n'.join(lines) + '\n')
+
+    md = [f'# {name}: loom vs ' + (', '.join(labels[p] for p in peers) or 'itself'), '']
+    md.append(f'Generated by `bench/run.py` on {datetime.datetime.now():%Y-%m-%d %H:%M}. '
+              'Do not edit by hand: rerun it.')
+    md += ['', '## Command', '', '```', info['command'], '```', '', '## Machine', '']
+    for k, v in info['machine'].items():
+        md.append(f'- {k}: {v}')
+    md += ['', '## Runtimes', '']
+    for rt in runtimes:
+        base = rt.split(' ', 1)[0]
+        lib = next((n[len('library: '):] for n in notes.get(rt, []) if n.startswith('library: ')),
+                   None)
+        env = RUNTIMES[base]['env'] | variant_env(rt)
+        launch = [a.replace('{np}', str(prog['np'])) for a in RUNTIMES[base]['launch']]
+        md.append(f'- **{labels[rt]}**: {versions.get(base, "")}'
+                  + (f'; MPI_Get_library_version: `{lib}`' if lib else '')
+                  + f'; run as `{fmt_cmd(launch + ["./" + name], env)}`')
+    if 'loom build' in info:
+        md.append(f'- loom built from {info["loom build"]}')
+    md += ['', 'Build commands:', '', '```'] + info['build'] + ['```', '']
+    md += ['## How to read the tables', '',
+           f'Each value is the median of {args.rounds} round(s) of the program, each itself the '
+           'median of its timed runs (see the comment at the top of '
+           f'`bench/{prog["source"]}`). A ratio is loom / other: below 1 is better for '
+           'latency, above 1 is better for bandwidth.', '']
+
+    for test, meta in prog['tests'].items():
+        unit = next((units[rt][test] for rt in runtimes if test in units.get(rt, {})), '')
+        sizes = sorted({b for rt in runtimes for b in final.get(rt, {}).get(test, {})})
+        if not sizes:
+            continue
+        cref = prog.get('compare', {}).get(test)
+        cvals = ceiling.get(cref, {}) if cref else {}
+        head = ['bytes'] + [f'{labels[rt]} ({unit})' for rt in runtimes]
+        if cvals:
+            head.append(f'memcpy ceiling ({cunits.get(cref, unit)})')
+        pairs = [(s, p) for s in subjects for p in peers]
+        head += [f'{labels[s]}/{labels[p]}' for s, p in pairs]
+        if cvals:
+            head += [f'{labels[s]}/ceiling' for s in subjects]
+        md += [f'## {meta["title"]}', '', '| ' + ' | '.join(head) + ' |',
+               '|' + '---:|' * len(head)]
+        for b in sizes:
+            get = lambda rt: final.get(rt, {}).get(test, {}).get(b)  # noqa: E731
+            row = [fmt_bytes(b)] + [fmt_val(get(rt), unit) for rt in runtimes]
+            if cvals:
+                row.append(fmt_val(cvals.get(b), unit))
+            row += [fmt_ratio(ratio(get(s), get(p))) for s, p in pairs]
+            if cvals:
+                row += [fmt_ratio(ratio(get(s), cvals.get(b))) for s in subjects]
+            md.append('| ' + ' | '.join(row) + ' |')
+        md.append('')
+        if plots:
+            png = plot(name, test, meta, runtimes, labels, final, cvals, cref, out, info)
+            md += [f'![{test}]({png.name})', '']
+
+    goals = [g for g in prog.get('goals', [])]
+    if goals and subjects:
+        md += ['## Goals', '', '| goal | runtime | measured ratio | met? |', '|---|---|---:|---|']
+        for test, b, against, rel, thr, text in goals:
+            for s in subjects:
+                a = final.get(s, {}).get(test, {}).get(b)
+                if against == CEILING:
+                    ref = ceiling.get(prog.get('compare', {}).get(test), {}).get(b)
+                else:
+                    ref = final.get(against, {}).get(test, {}).get(b)
+                r = ratio(a, ref)
+                ok = None if r is None else (r <= thr if rel == '<=' else r >= thr)
+                md.append(f'| {text} (ratio {rel} {thr}) | {labels[s]} | {fmt_ratio(r)} | '
+                          + ('–' if ok is None else 'yes' if ok else '**no**') + ' |')
+        md.append('')
+
+    md += ['## Runs', '',
+           'Wall time of each run and the CPU that other processes used meanwhile (in cores, '
+           'from /proc/stat minus the run\'s own CPU time). Above 0.10 the numbers of that run '
+           'are suspect.', '', '| round | runtime | rc | wall (s) | others (cores) |',
+           '|---:|---|---:|---:|---:|']
+    for r in runs:
+        if r['program'] in (name, prog.get('reference')):
+            flag = ' ⚠' if r['others'] > 0.10 else ''
+            md.append(f'| {r["round"]} | {labels.get(r["runtime"], r["runtime"])} '
+                      f'({r["program"]}) | {r["rc"]} | {r["wall"]:.1f} | '
+                      f'{r["others"]:.2f}{flag} |')
+    md.append('')
+    (out / f'{name}.md').write_text('\n'.join(md))
+    log(f'wrote {out / (name + ".md")} and {out / (name + ".csv")}')
+
+
+def fmt_ratio(r):
+    return '–' if r is None else f'{r:.2f}'
+
+
+def variant_env(rt):
+    if ' ' not in rt:
+        return {}
+    k, v = rt.split(' ', 1)[1].split('=', 1)
+    return {k: v}
+
+
+def label_of(rt):
+    base = rt.split(' ', 1)[0]
+    lab = RUNTIMES[base]['label']
+    return lab + (' ' + rt.split(' ', 1)[1] if ' ' in rt else '')
+
+
+def plot(name, test, meta, runtimes, labels, final, cvals, cref, out, info):
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 5))
+    scale = meta.get('scale', 1.0)
+    for rt in runtimes:
+        vals = final.get(rt, {}).get(test, {})
+        xs = [b for b in sorted(vals) if b > 0]
+        ax.plot(xs, [vals[b] * scale for b in xs], marker='o', markersize=3, label=labels[rt])
+    if cvals:
+        xs = [b for b in sorted(cvals) if b > 0 and b >= min(
+            (b2 for rt in runtimes for b2 in final.get(rt, {}).get(test, {})), default=1)]
+        ax.plot(xs, [cvals[b] * scale for b in xs], 'k--', label=f'memcpy ceiling ({cref})')
+    ax.set_xscale('log', base=2)
+    if meta.get('logy'):
+        ax.set_yscale('log')
+    ax.set_xlabel('message size (bytes)')
+    ax.set_ylabel(meta['ylabel'])
+    ax.set_title(f'{meta["title"]}\n{info["machine"]["CPU"]}, {PROGRAMS[name]["np"]} ranks',
+                 fontsize=10)
+    ax.grid(True, which='both', alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    png = out / f'{name}_{test}.png'
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+    return png
+
+
+# --------------------------------------------------------------------------------------------
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--quick', action='store_true', help='fewer repetitions (smoke test)')
+    ap.add_argument('--out', default=str(BENCH / 'results'),
+                    help='output folder (default bench/results); build products go to OUT/tmp')
+    ap.add_argument('--runtimes', default='loom,mpich,openmpi',
+                    help='comma-separated, from: ' + ', '.join(RUNTIMES))
+    ap.add_argument('--programs', default='pingpong',
+                    help='comma-separated MPI benchmarks, from: '
+                    + ', '.join(n for n, p in PROGRAMS.items() if p['kind'] == 'mpi'))
+    ap.add_argument('--env', action='append', default=[], metavar='LOOM_X=Y',
+                    help='environment setting for the loom runs (repeatable)')
+    ap.add_argument('--sweep', metavar='LOOM_X=V1,V2,...',
+                    help='run loom once per value of one setting (e.g. LOOM_EAGER_MAX=1K,16K)')
+    ap.add_argument('--rounds', type=int, default=1,
+                    help='repeat every run N times, keep the median (default 1)')
+    ap.add_argument('--no-ceiling', action='store_true', help='skip the memcpy ceiling')
+    ap.add_argument('--loom-build', default='build',
+                    help='loom build folder, relative to the repository (default build)')
+    ap.add_argument('--loom-prefix', help='use an installed loom (PREFIX/bin/loomcc) instead')
+    ap.add_argument('--wait-idle', type=float, default=None, metavar='S',
+                    help='before each run, wait up to S seconds for other processes to go '
+                         'quiet (default 60, 0 with --quick)')
+    ap.add_argument('--timeout', type=int, default=600, help='limit per run, seconds')
+    ap.add_argument('--install', action='store_true',
+                    help='apt-get install missing MPI packages / matplotlib')
+    ap.add_argument('--no-plots', action='store_true', help='skip the PNG plots')
+    a = ap.parse_args()
+    if a.wait_idle is None:
+        a.wait_idle = 0 if a.quick else 60
+    if a.rounds < 1:
+        ap.error('--rounds takes a positive number')
+    return a
+
+
+def main():
+    maybe_reexec_for_matplotlib()
+    args = parse_args()
+    command = 'python3 ' + shlex.join([os.path.relpath(Path(__file__).resolve(), Path.cwd())]
+                                      + sys.argv[1:])
+    loom_env = {}
+    for e in args.env:
+        if '=' not in e:
+            sys.exit(f'bench: --env takes NAME=VALUE, not {e!r}')
+        k, v = e.split('=', 1)
+        loom_env[k] = v
+    RUNTIMES['loom']['env'] = loom_env
+
+    runtimes = []
+    for rt in [r.strip() for r in args.runtimes.split(',') if r.strip()]:
+        if rt not in RUNTIMES:
+            sys.exit(f'bench: unknown runtime {rt!r} (known: {", ".join(RUNTIMES)})')
+        if rt == 'loom' and args.sweep:
+            if '=' not in args.sweep:
+                sys.exit('bench: --sweep takes NAME=V1,V2,...')
+            k, vs = args.sweep.split('=', 1)
+            runtimes += [f'loom {k}={v}' for v in vs.split(',') if v]
+        else:
+            runtimes.append(rt)
+    programs = [p.strip() for p in args.programs.split(',') if p.strip()]
+    for p in programs:
+        if p not in PROGRAMS or PROGRAMS[p]['kind'] != 'mpi':
+            sys.exit(f'bench: unknown MPI benchmark {p!r}')
+
+    runtimes, plots = check_tools(runtimes, not args.no_plots, args.install,
+                                  need_cmake=any(is_loom(r) for r in runtimes)
+                                  and not args.loom_prefix)
+    if not runtimes:
+        sys.exit('bench: no runtime left to run')
+    out = Path(args.out).resolve()
+    tmp = out / 'tmp'
+    (tmp / 'raw').mkdir(parents=True, exist_ok=True)
+    info = {'command': command, 'machine': machine_info(), 'build': []}
+    if any(is_loom(r) for r in runtimes):
+        setup_loom(args, info)
+    refs = [] if args.no_ceiling else sorted({PROGRAMS[p]['reference'] for p in programs
+                                              if PROGRAMS[p].get('reference')})
+    exes = build_all(refs + programs, runtimes, tmp, info)
+    versions = runtime_versions(runtimes)
+
+    # results[(program, runtime)] = list over rounds of {test: {bytes: value}}
+    results, units, notes, runs = {}, {}, {}, []
+    failed = False
+    for rnd in range(1, args.rounds + 1):
+        jobs = [(r, CEILING) for r in refs] + [(p, rt) for p in programs for rt in runtimes]
+        for prog_name, rt in jobs:
+            prog = PROGRAMS[prog_name]
+            pargs = prog['quick_args'] if args.quick else prog['args']
+            if rt == CEILING:
+                cmd, env = [exes[(prog_name, rt)]] + pargs, {}
+            else:
+                base = rt.split(' ', 1)[0]
+                launch = [a.replace('{np}', str(prog['np'])) for a in RUNTIMES[base]['launch']]
+                cmd = launch + [exes[(prog_name, rt)]] + pargs
+                env = RUNTIMES[base]['env'] | variant_env(rt)
+            before = wait_quiet(args.wait_idle)
+            tag = f'{prog_name}.{rt.replace(" ", "_").replace("=", "-")}.{rnd}'
+            rc, so, se, wall, others = run_one(cmd, env, args.timeout,
+                                               tmp / 'raw' / f'{tag}.log')
+            runs.append({'program': prog_name, 'runtime': rt, 'round': rnd, 'rc': rc,
+                         'wall': wall, 'others': max(others, 0.0), 'before': before})
+            if rc != 0:
+                failed = True
+                log(f'{prog_name} on {rt} failed (rc {rc}); see {tmp / "raw" / (tag + ".log")}')
+                log(se.strip()[-2000:])
+                continue
+            data, u, n = parse_csv(so)
+            results.setdefault((prog_name, rt), []).append(data)
+            units.setdefault((prog_name, rt), {}).update(u)
+            notes[(prog_name, rt)] = n
+            log(f'{prog_name} on {rt}: {wall:.1f} s, others used {others:.2f} cores')
+
+    def median_rounds(rounds):
+        final = {}
+        for data in rounds:
+            for test, vals in data.items():
+                for b, v in vals.items():
+                    final.setdefault(test, {}).setdefault(b, []).append(v)
+        return {t: {b: statistics.median(v) for b, v in vals.items()}
+                for t, vals in final.items()}
+
+    for p in programs:
+        ref = PROGRAMS[p].get('reference')
+        ceiling = median_rounds(results.get((ref, CEILING), [])) if ref in refs else {}
+        cunits = units.get((ref, CEILING), {})
+        rts = [rt for rt in runtimes if (p, rt) in results]
+        final = {rt: median_rounds(results[(p, rt)]) for rt in rts}
+        write_report(p, args, rts, final, {rt: units[(p, rt)] for rt in rts},
+                     {rt: notes.get((p, rt), []) for rt in rts}, ceiling, cunits, runs, info,
+                     versions, plots, out)
+    if failed:
+        sys.exit('bench: some runs failed (see above); the report has the others')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,167 @@
+/* task/keypoint.c — running tasks: PIOMan's Algorithm 1 (own queue, then each ancestor up
+ * to the machine) and Algorithm 2 (look without the lock, lock only when not empty), then the
+ * nearest-first stealing of collaborative polling. */
+#include <sched.h>
+#include "core/atomic.h"
+#include "task/engine.h"
+
+void loom__task_enqueue(struct loom_task_queue *q, struct loom_task *t)
+{
+    t->next = NULL;
+    loom__lock(&q->lock);
+    if (q->tail)
+        q->tail->next = t;
+    else
+        q->head = t;
+    q->tail = t;
+    /* Updated under the lock; the relaxed readers outside only use them as hints and retake
+     * the lock before trusting them (Algorithm 2). */
+    loom__store_relaxed(&q->count, loom__load_relaxed(&q->count) + 1);
+    if (!t->strict)
+        loom__store_relaxed(&q->open, loom__load_relaxed(&q->open) + 1);
+    loom__unlock(&q->lock);
+}
+
+/* Algorithm 2: take the first task of q (the first stealable one for a stealer), or NULL. */
+static struct loom_task *take(struct loom_task_queue *q, int stealer)
+{
+    if (loom__load_relaxed(stealer ? &q->open : &q->count) == 0)
+        return NULL;
+    loom__lock(&q->lock);
+    struct loom_task **pp = &q->head, *t, *prev = NULL;
+    for (; (t = *pp) != NULL; prev = t, pp = &t->next)
+        if (!stealer || !t->strict)
+            break;
+    if (t) {
+        *pp = t->next;
+        if (q->tail == t)
+            q->tail = prev;
+        loom__store_relaxed(&q->count, loom__load_relaxed(&q->count) - 1);
+        if (!t->strict)
+            loom__store_relaxed(&q->open, loom__load_relaxed(&q->open) - 1);
+        /* A one-shot task is its owner's again as soon as it is taken (it may be submitted
+         * anew from its own function); a repeat task is RUNNING until it returns. release:
+         * pairs with the acquire loads in loom__task_cancel and loom__task_submit's CAS. */
+        loom__store_release(&t->state, t->repeat ? LOOM_TASK_RUNNING : LOOM_TASK_IDLE);
+    }
+    loom__unlock(&q->lock);
+    return t;
+}
+
+static void count(struct loom_task_worker *w, const struct loom_task *t)
+{
+    struct loom_task_engine *e = &loom__task_engine;
+    if (t->owner == w->id || t->owner < 0 || t->owner >= e->max_workers)
+        w->stats.ran_own++;
+    else if (e->id_numa[t->owner] >= 0 && e->id_numa[t->owner] == w->numa)
+        w->stats.ran_same_numa++;
+    else
+        w->stats.ran_other_numa++;
+}
+
+static void run(struct loom_task_worker *w, struct loom_task_queue *q, struct loom_task *t)
+{
+    count(w, t);
+    int repeat = t->repeat;
+    if (!repeat) {
+        t->fn(t); /* the task may be gone when fn returns */
+        return;
+    }
+    int rc = t->fn(t);
+    if (rc != LOOM_TASK_AGAIN) {
+        loom__store_release(&t->state, LOOM_TASK_IDLE); /* its owner's again, untouched */
+        return;
+    }
+    if (loom__load_acquire(&t->cancel)) {
+        loom__store_release(&t->state, LOOM_TASK_IDLE); /* pairs with loom__task_cancel */
+        return;
+    }
+    loom__store_relaxed(&t->state, LOOM_TASK_QUEUED);
+    loom__task_enqueue(q, t);
+}
+
+int loom__task_keypoint(void)
+{
+    struct loom_task_worker *w = loom__task_self;
+    struct loom_task_engine *e = &loom__task_engine;
+    if (w == NULL || e->q == NULL)
+        return 0;
+    int ran = 0;
+    for (int qi = w->home; qi >= 0; qi = e->q[qi].parent) {
+        struct loom_task_queue *q = &e->q[qi];
+        /* Bounded by what was queued on arrival, so a repeat task that keeps asking to run
+         * again cannot hold the worker here forever. */
+        for (int budget = loom__load_relaxed(&q->count); budget > 0; budget--) {
+            struct loom_task *t = take(q, 0);
+            if (t == NULL)
+                break;
+            run(w, q, t);
+            ran++;
+        }
+    }
+    if (ran || !w->steal)
+        return ran;
+    const int *order = e->steal_order[w->home];
+    for (int i = 0; i < e->nsteal[w->home]; i++) {
+        struct loom_task_queue *q = &e->q[order[i]];
+        struct loom_task *t = take(q, 1);
+        if (t) {
+            run(w, q, t);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int loom__task_work_visible(void)
+{
+    struct loom_task_worker *w = loom__task_self;
+    struct loom_task_engine *e = &loom__task_engine;
+    if (w == NULL || e->q == NULL)
+        return 0;
+    for (int qi = w->home; qi >= 0; qi = e->q[qi].parent)
+        if (loom__load_relaxed(&e->q[qi].count))
+            return 1;
+    if (w->steal) {
+        const int *order = e->steal_order[w->home];
+        for (int i = 0; i < e->nsteal[w->home]; i++)
+            if (loom__load_relaxed(&e->q[order[i]].open))
+                return 1;
+    }
+    return 0;
+}
+
+void loom__task_cancel(struct loom_task *t)
+{
+    struct loom_task_engine *e = &loom__task_engine;
+    loom__store_release(&t->cancel, 1);
+    for (;;) {
+        int s = loom__load_acquire(&t->state);
+        if (s == LOOM_TASK_IDLE)
+            return;
+        if (s == LOOM_TASK_QUEUED) {
+            /* Unlink it if it is still queued; else a worker took it meanwhile: retry. */
+            struct loom_task_queue *q = &e->q[t->queue];
+            int unlinked = 0;
+            loom__lock(&q->lock);
+            struct loom_task **pp = &q->head, *prev = NULL;
+            for (; *pp; prev = *pp, pp = &(*pp)->next) {
+                if (*pp == t) {
+                    *pp = t->next;
+                    if (q->tail == t)
+                        q->tail = prev;
+                    loom__store_relaxed(&q->count, loom__load_relaxed(&q->count) - 1);
+                    if (!t->strict)
+                        loom__store_relaxed(&q->open, loom__load_relaxed(&q->open) - 1);
+                    loom__store_relaxed(&t->state, LOOM_TASK_IDLE);
+                    unlinked = 1;
+                    break;
+                }
+            }
+            loom__unlock(&q->lock);
+            if (unlinked)
+                return;
+        }
+        sched_yield(); /* running on another worker: it will see `cancel` when it returns */
+    }
+}

@@ -1,0 +1,140 @@
+/* tests/dt/dt_check.h — helpers for the unit tests of the datatype engine: counting checks
+ * that print got/expected, shorthands to build types through the internal constructors, and
+ * the reference side: a type's byte offsets of its ints computed by the test itself, and a
+ * naive copy element by element. A test's main returns dt_result(). */
+#ifndef LOOM_TESTS_DT_CHECK_H
+#define LOOM_TESTS_DT_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "dt/dt.h"
+
+static int dt_failures;
+
+#define CHECK(cond)                                                                            \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);           \
+            dt_failures++;                                                                     \
+        }                                                                                      \
+    } while (0)
+
+#define CHECK_INT(got, want)                                                                   \
+    do {                                                                                       \
+        long long g_ = (long long)(got), w_ = (long long)(want);                               \
+        if (g_ != w_) {                                                                        \
+            fprintf(stderr, "%s:%d: %s: got %lld, expected %lld\n", __FILE__, __LINE__, #got,  \
+                    g_, w_);                                                                   \
+            dt_failures++;                                                                     \
+        }                                                                                      \
+    } while (0)
+
+static inline int dt_result(void)
+{
+    if (dt_failures)
+        fprintf(stderr, "%d check(s) failed\n", dt_failures);
+    return dt_failures ? 1 : 0;
+}
+
+/* Stop the test when a constructor fails (nothing else can be checked). */
+static inline struct loom_datatype *dt_must(int rc, struct loom_datatype *t, const char *what)
+{
+    if (rc != 0 || t == NULL) {
+        fprintf(stderr, "building %s failed: %d\n", what, rc);
+        exit(1);
+    }
+    return t;
+}
+
+static inline struct loom_datatype *dt_contig(size_t n, struct loom_datatype *old)
+{
+    struct loom_datatype *t = NULL;
+    int rc = loom__dt_contiguous(n, old, &t);
+    return dt_must(rc, t, "contiguous");
+}
+
+static inline struct loom_datatype *dt_hvector(size_t count, size_t blen, ptrdiff_t stride,
+                                               struct loom_datatype *old)
+{
+    struct loom_datatype *t = NULL;
+    int rc = loom__dt_hvector(count, blen, stride, old, MPI_COMBINER_HVECTOR, &t);
+    return dt_must(rc, t, "hvector");
+}
+
+static inline struct loom_datatype *dt_hindexed(size_t count, const size_t *blens,
+                                                const ptrdiff_t *disps,
+                                                struct loom_datatype *old)
+{
+    struct loom_datatype *t = NULL;
+    int rc = loom__dt_blocks(count, blens, disps, NULL, old, MPI_COMBINER_HINDEXED, &t);
+    return dt_must(rc, t, "hindexed");
+}
+
+static inline struct loom_datatype *dt_struct(size_t count, const size_t *blens,
+                                              const ptrdiff_t *disps,
+                                              struct loom_datatype *const *types)
+{
+    struct loom_datatype *t = NULL;
+    int rc = loom__dt_blocks(count, blens, disps, types, NULL, MPI_COMBINER_STRUCT, &t);
+    return dt_must(rc, t, "struct");
+}
+
+static inline struct loom_datatype *dt_resized(struct loom_datatype *old, ptrdiff_t lb,
+                                               ptrdiff_t extent)
+{
+    struct loom_datatype *t = NULL;
+    int rc = loom__dt_resized(old, lb, extent, &t);
+    return dt_must(rc, t, "resized");
+}
+
+static inline struct loom_datatype *dt_subarray(int ndims, const int *sizes, const int *subsizes,
+                                                const int *starts, int order,
+                                                struct loom_datatype *old)
+{
+    struct loom_datatype *t = NULL;
+    int rc = loom__dt_subarray(ndims, sizes, subsizes, starts, order, old, &t);
+    return dt_must(rc, t, "subarray");
+}
+
+/* Check lb, extent, true lb, true extent and size of t. */
+#define CHECK_SHAPE(t, lb_, ext_, tlb_, text_, size_)                                          \
+    do {                                                                                       \
+        CHECK_INT((t)->lb, lb_);                                                               \
+        CHECK_INT((t)->extent, ext_);                                                          \
+        CHECK_INT((t)->true_lb, tlb_);                                                         \
+        CHECK_INT((t)->true_extent, text_);                                                    \
+        CHECK_INT((t)->size, size_);                                                           \
+    } while (0)
+
+/* The reference side of the copy tests. A layout made of ints is described by the byte
+ * offsets of its ints in stream order (computed by each test from the type's parameters,
+ * without the engine); the naive copy moves int k of the source to int k of the
+ * destination. */
+struct dt_ref {
+    const char *name;
+    struct loom_datatype *type; /* built by the engine */
+    size_t count;               /* elements of type */
+    size_t nints;               /* ints in count elements */
+    ptrdiff_t *off;             /* [nints] byte offset of each int from the buffer */
+};
+
+static inline void dt_ref_copy(char *dst, const struct dt_ref *d, const char *src,
+                               const struct dt_ref *s)
+{
+    for (size_t k = 0; k < s->nints; k++)
+        memcpy(dst + d->off[k], src + s->off[k], sizeof(int));
+}
+
+/* A simple deterministic generator (xorshift) for the random chunks. */
+static inline unsigned long long dt_rand(unsigned long long *state)
+{
+    unsigned long long x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+#endif
