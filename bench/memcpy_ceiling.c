@@ -10,8 +10,13 @@
  *   memcpy_local  for context: B copies a source buffer it wrote itself (data already in
  *                 B's caches), back to back with no hand-over, timed as one batch per run:
  *                 the single-core memcpy rate
+ *   latency_floor the ideal one-copy ping-pong, in microseconds: A copies its buffer into
+ *                 B's and raises a flag; B, seeing it, copies its buffer into A's and raises
+ *                 another; half the round trip. What a shared-memory MPI could reach if a
+ *                 send were one memcpy and one flag (receives already posted), so the floor
+ *                 under pingpong's latency.
  *
- * Sizes: 1 B .. 4 MiB (powers of two). Each size: a warm-up, then RUNS runs of N copies (N
+ * Sizes: 1 B .. 4 MiB (powers of two; latency_floor also 0 B). Each size: a warm-up, then RUNS runs of N copies (N
  * shrinks as the size grows); a run's value of `memcpy` is bytes copied / summed copy time,
  * where each copy's time has the clock's own cost (measured at start) taken off; the value printed is
  * the MEDIAN over the runs. Below a few KiB the clock's resolution dominates: use the numbers
@@ -44,6 +49,16 @@ struct shared {
     int quick;
     int cpu_a, cpu_b;
     double clock_cost;                /* seconds, set before the threads start */
+    /* latency_floor: A's and B's buffers, and one flag per direction, each a sequence number
+     * stored with release by its writer and loaded with acquire by the other thread. */
+    unsigned char *a_src, *a_dst, *b_src, *b_dst;
+    _Alignas(64) atomic_long ping;    /* A -> B */
+    _Alignas(64) atomic_long pong;    /* B -> A */
+};
+
+struct floor_arg {
+    struct shared *s;
+    int role; /* 0: A, 1: B */
 };
 
 static double now(void)
@@ -84,6 +99,7 @@ static int bind_self(int cpu)
     return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
+/* memcpy tests: copies per run, about 512 MB per run between 32 and 20000 copies. */
 static long copies_per_run(const struct shared *s, size_t size)
 {
     double n = (s->quick ? 32e6 : 512e6) / (double)size;
@@ -169,6 +185,56 @@ static void *copier(void *arg)
     }
     free(v);
     free(w);
+    return NULL;
+}
+
+/* latency_floor: both threads run this; A (role 0) times and prints. */
+static void *floor_thread(void *arg)
+{
+    struct floor_arg *fa = arg;
+    struct shared *s = fa->s;
+    long seq = 0;
+    double *v = malloc(sizeof *v * (size_t)s->runs);
+    if (!v || bind_self(fa->role ? s->cpu_b : s->cpu_a) != 0) {
+        fprintf(stderr, "memcpy_ceiling: cannot bind or allocate (latency_floor)\n");
+        exit(1);
+    }
+    for (size_t size = 0; size <= s->max_bytes; size = size ? size * 2 : 1) {
+        /* The iteration counts of pingpong's latency test. */
+        double n = size ? (s->quick ? 16e6 : 256e6) / (double)size : 1e9;
+        long hi = s->quick ? 1000 : 10000, lo = s->quick ? 4 : 40;
+        long iters = n > (double)hi ? hi : n < (double)lo ? lo : (long)n;
+        long warm = iters / 10 + 2;
+        for (int r = 0; r < s->runs; r++) {
+            double t0 = 0;
+            for (long i = -warm; i < iters; i++) {
+                if (i == 0)
+                    t0 = now();
+                seq++;
+                if (fa->role == 0) {
+                    memcpy(s->b_dst, s->a_src, size);
+                    atomic_store_explicit(&s->ping, seq, memory_order_release);
+                    while (atomic_load_explicit(&s->pong, memory_order_acquire) != seq)
+                        ;
+                } else {
+                    while (atomic_load_explicit(&s->ping, memory_order_acquire) != seq)
+                        ;
+                    memcpy(s->a_dst, s->b_src, size);
+                    atomic_store_explicit(&s->pong, seq, memory_order_release);
+                }
+            }
+            v[r] = (now() - t0) / (2.0 * (double)iters) * 1e6;
+        }
+        if (fa->role == 0) {
+            if (size && s->b_dst[size - 1] != s->a_src[size - 1]) {
+                fprintf(stderr, "memcpy_ceiling: latency_floor %zu bytes: bad copy\n", size);
+                exit(1);
+            }
+            printf("latency_floor,%zu,%.4f,us\n", size, median(v, s->runs));
+            fflush(stdout);
+        }
+    }
+    free(v);
     return NULL;
 }
 
@@ -270,6 +336,34 @@ int main(int argc, char **argv)
     }
     pthread_join(ta, NULL);
     pthread_join(tb, NULL);
+
+    /* latency_floor, with a fresh pair of threads on the same CPUs. */
+    s.a_src = aligned_alloc(4096, cap);
+    s.a_dst = aligned_alloc(4096, cap);
+    s.b_src = aligned_alloc(4096, cap);
+    s.b_dst = aligned_alloc(4096, cap);
+    if (!s.a_src || !s.a_dst || !s.b_src || !s.b_dst) {
+        fprintf(stderr, "memcpy_ceiling: out of memory\n");
+        return 1;
+    }
+    memset(s.a_src, 0x5a, cap);
+    memset(s.a_dst, 0, cap);
+    memset(s.b_src, 0xa5, cap);
+    memset(s.b_dst, 0, cap);
+    atomic_init(&s.ping, 0);
+    atomic_init(&s.pong, 0);
+    struct floor_arg fa = {&s, 0}, fb = {&s, 1};
+    if (pthread_create(&ta, NULL, floor_thread, &fa) != 0 ||
+        pthread_create(&tb, NULL, floor_thread, &fb) != 0) {
+        fprintf(stderr, "memcpy_ceiling: cannot start threads\n");
+        return 1;
+    }
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    free(s.a_src);
+    free(s.a_dst);
+    free(s.b_src);
+    free(s.b_dst);
     free(s.src);
     free(s.dst);
     free(s.own);

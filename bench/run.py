@@ -38,19 +38,23 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 
+CEILING = 'ceiling'       # runtime name of the native reference programs' results
+
 # --------------------------------------------------------------------------------------------
 # The benchmarks. kind 'mpi': built with each runtime's compiler, run with `np` ranks;
 # kind 'native': plain C built once with cc, run once per round as the runtime 'ceiling'.
 # tests: how each CSV test reads (better: 'lower' or 'higher'; plot axes).
-# reference: a native program whose tests (compare: this test -> reference test) give the
-#   ceiling column of this program's tables.
+# reference: a native program whose tests give the ceiling (or floor) column of this
+#   program's tables; compare: this program's test -> (reference test, column name).
 # goals: (test, bytes, against, relation, threshold, text), checked for every loom runtime;
-#   `against` is a runtime name or 'ceiling'; the ratio is loom/against.
+#   `against` is a runtime name or CEILING (the compare column); the ratio is loom/against.
 PROGRAMS = {
     'pingpong': {
         'source': 'pingpong.c', 'kind': 'mpi', 'np': 2,
         'args': [], 'quick_args': ['-q'],
-        'reference': 'memcpy_ceiling', 'compare': {'bandwidth': 'memcpy'},
+        'reference': 'memcpy_ceiling',
+        'compare': {'bandwidth': ('memcpy', 'memcpy ceiling'),
+                    'latency': ('latency_floor', 'one-copy floor')},
         'tests': {
             'latency': {'better': 'lower', 'title': 'Half round-trip latency (MPI_Send/MPI_Recv)',
                         'ylabel': 'latency (µs)', 'logy': True, 'scale': 1.0},
@@ -62,7 +66,7 @@ PROGRAMS = {
         'goals': [
             ('latency', 8, 'mpich', '<=', 0.5, '8-byte latency at most half of MPICH\'s'),
             ('bandwidth', 1 << 20, 'mpich', '>=', 1.5, '1 MiB bandwidth at least 1.5x MPICH\'s'),
-            ('bandwidth', 1 << 20, 'ceiling', '>=', 0.8,
+            ('bandwidth', 1 << 20, CEILING, '>=', 0.8,
              '1 MiB bandwidth at least 0.8 of the memcpy ceiling'),
         ],
     },
@@ -87,7 +91,6 @@ RUNTIMES = {
                 'apt': ['openmpi-bin', 'libopenmpi-dev'], 'env': {}},
 }
 CFLAGS = ['-O2']          # the same optimization for every runtime's build of a benchmark
-CEILING = 'ceiling'       # runtime name of the native reference programs' results
 
 
 def log(msg):
@@ -479,15 +482,15 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
         sizes = sorted({b for rt in runtimes for b in final.get(rt, {}).get(test, {})})
         if not sizes:
             continue
-        cref = prog.get('compare', {}).get(test)
+        cref, cname = prog.get('compare', {}).get(test, (None, None))
         cvals = ceiling.get(cref, {}) if cref else {}
         head = ['bytes'] + [f'{labels[rt]} ({unit})' for rt in runtimes]
         if cvals:
-            head.append(f'memcpy ceiling ({cunits.get(cref, unit)})')
+            head.append(f'{cname} ({cunits.get(cref, unit)})')
         pairs = [(s, p) for s in subjects for p in peers]
         head += [f'{labels[s]}/{labels[p]}' for s, p in pairs]
         if cvals:
-            head += [f'{labels[s]}/ceiling' for s in subjects]
+            head += [f'{labels[s]}/{cname.split()[-1]}' for s in subjects]
         md += [f'## {meta["title"]}', '', '| ' + ' | '.join(head) + ' |',
                '|' + '---:|' * len(head)]
         for b in sizes:
@@ -501,7 +504,7 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
             md.append('| ' + ' | '.join(row) + ' |')
         md.append('')
         if plots:
-            png = plot(name, test, meta, runtimes, labels, final, cvals, cref, out, info)
+            png = plot(name, test, meta, runtimes, labels, final, cvals, cname, out, info)
             md += [f'![{test}]({png.name})', '']
 
     goals = [g for g in prog.get('goals', [])]
@@ -511,7 +514,7 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
             for s in subjects:
                 a = final.get(s, {}).get(test, {}).get(b)
                 if against == CEILING:
-                    ref = ceiling.get(prog.get('compare', {}).get(test), {}).get(b)
+                    ref = ceiling.get(prog['compare'][test][0], {}).get(b)
                 else:
                     ref = final.get(against, {}).get(test, {}).get(b)
                 r = ratio(a, ref)
@@ -553,10 +556,11 @@ def label_of(rt):
     return lab + (' ' + rt.split(' ', 1)[1] if ' ' in rt else '')
 
 
-def plot(name, test, meta, runtimes, labels, final, cvals, cref, out, info):
+def plot(name, test, meta, runtimes, labels, final, cvals, cname, out, info):
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     fig, ax = plt.subplots(figsize=(8, 5))
     scale = meta.get('scale', 1.0)
     for rt in runtimes:
@@ -566,8 +570,10 @@ def plot(name, test, meta, runtimes, labels, final, cvals, cref, out, info):
     if cvals:
         xs = [b for b in sorted(cvals) if b > 0 and b >= min(
             (b2 for rt in runtimes for b2 in final.get(rt, {}).get(test, {})), default=1)]
-        ax.plot(xs, [cvals[b] * scale for b in xs], 'k--', label=f'memcpy ceiling ({cref})')
+        ax.plot(xs, [cvals[b] * scale for b in xs], 'k--', label=cname)
     ax.set_xscale('log', base=2)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(
+        lambda x, _pos: fmt_bytes(int(round(x))).replace(' ', '') if x >= 1 else ''))
     if meta.get('logy'):
         ax.set_yscale('log')
     ax.set_xlabel('message size (bytes)')

@@ -287,7 +287,39 @@ extern LOOM_API struct loom_errhandler loom_mpi_errors_abort;
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)&loom_mpi_errors_return)
 #define MPI_ERRORS_ABORT ((MPI_Errhandler)&loom_mpi_errors_abort)
 
+#define LOOM_FOREACH_PREDEFINED_OP(X)                                                          \
+    X(MPI_MAX, loom_mpi_max)                                                                   \
+    X(MPI_MIN, loom_mpi_min)                                                                   \
+    X(MPI_SUM, loom_mpi_sum)                                                                   \
+    X(MPI_PROD, loom_mpi_prod)                                                                 \
+    X(MPI_LAND, loom_mpi_land)                                                                 \
+    X(MPI_BAND, loom_mpi_band)                                                                 \
+    X(MPI_LOR, loom_mpi_lor)                                                                   \
+    X(MPI_BOR, loom_mpi_bor)                                                                   \
+    X(MPI_LXOR, loom_mpi_lxor)                                                                 \
+    X(MPI_BXOR, loom_mpi_bxor)                                                                 \
+    X(MPI_MINLOC, loom_mpi_minloc)                                                             \
+    X(MPI_MAXLOC, loom_mpi_maxloc)                                                             \
+    X(MPI_REPLACE, loom_mpi_replace)                                                           \
+    X(MPI_NO_OP, loom_mpi_no_op)
+#define LOOM_DECLARE_OP(name, sym) extern LOOM_API struct loom_op sym;
+LOOM_FOREACH_PREDEFINED_OP(LOOM_DECLARE_OP)
+#undef LOOM_DECLARE_OP
 #define MPI_OP_NULL ((MPI_Op)0)
+#define MPI_MAX ((MPI_Op)&loom_mpi_max)
+#define MPI_MIN ((MPI_Op)&loom_mpi_min)
+#define MPI_SUM ((MPI_Op)&loom_mpi_sum)
+#define MPI_PROD ((MPI_Op)&loom_mpi_prod)
+#define MPI_LAND ((MPI_Op)&loom_mpi_land)
+#define MPI_BAND ((MPI_Op)&loom_mpi_band)
+#define MPI_LOR ((MPI_Op)&loom_mpi_lor)
+#define MPI_BOR ((MPI_Op)&loom_mpi_bor)
+#define MPI_LXOR ((MPI_Op)&loom_mpi_lxor)
+#define MPI_BXOR ((MPI_Op)&loom_mpi_bxor)
+#define MPI_MINLOC ((MPI_Op)&loom_mpi_minloc)
+#define MPI_MAXLOC ((MPI_Op)&loom_mpi_maxloc)
+#define MPI_REPLACE ((MPI_Op)&loom_mpi_replace)
+#define MPI_NO_OP ((MPI_Op)&loom_mpi_no_op)
 
 /* ---- callbacks ------------------------------------------------------------------- */
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *errcode, ...);
@@ -497,8 +529,130 @@ LOOM_API int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int sour
 LOOM_API int MPI_Start(MPI_Request *request);
 LOOM_API int MPI_Startall(int count, MPI_Request requests[]);
 
-/* ---- collectives (a first set; the collectives layer grows it) ---------------------- */
+/* ---- reduction operations ------------------------------------------------------------ */
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+LOOM_API int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+LOOM_API int MPI_Op_free(MPI_Op *op);
+LOOM_API int MPI_Op_commutative(MPI_Op op, int *commute);
+LOOM_API int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                              MPI_Op op);
+
+/* ---- collectives (intracommunicators) ------------------------------------------------ */
 LOOM_API int MPI_Barrier(MPI_Comm comm);
+LOOM_API int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+LOOM_API int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, int root, MPI_Comm comm);
+LOOM_API int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm);
+LOOM_API int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+LOOM_API int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         int root, MPI_Comm comm);
+LOOM_API int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+LOOM_API int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm);
+LOOM_API int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+LOOM_API int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm);
+LOOM_API int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+LOOM_API int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+LOOM_API int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                           const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+LOOM_API int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+LOOM_API int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+LOOM_API int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm);
+LOOM_API int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm);
+LOOM_API int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                        MPI_Request *request);
+LOOM_API int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, int root, MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, const int recvcounts[], const int displs[],
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                          MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           MPI_Request *request);
+LOOM_API int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request);
+LOOM_API int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request);
+LOOM_API int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request);
+LOOM_API int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf,
+                            const int recvcounts[], const int rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request *request);
+LOOM_API int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request);
+LOOM_API int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                       MPI_Request *request);
+LOOM_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request);
+
+/* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
+typedef int MPIX_Stream;
+#define MPIX_STREAM_NULL ((MPIX_Stream)0x3c000000)
+typedef struct loom_async *MPIX_Async_thing;
+/* What a poll function returns: keep polling me / I am done (then the thing is freed). */
+enum { MPIX_ASYNC_NOPROGRESS = 0, MPIX_ASYNC_DONE = 1 };
+typedef int(MPIX_Async_poll_function)(MPIX_Async_thing);
+/* Streams: loom has one progress context per rank; a stream names it (any stream, including
+ * MPIX_STREAM_NULL, means the calling rank's). */
+LOOM_API int MPIX_Stream_create(MPI_Info info, MPIX_Stream *stream);
+LOOM_API int MPIX_Stream_free(MPIX_Stream *stream);
+/* Run the calling rank's pending work once (a keypoint of the task engine). */
+LOOM_API int MPIX_Stream_progress(MPIX_Stream stream);
+/* Start / stop a progress thread for the calling rank, placed as LOOM_PROGRESS_PLACEMENT
+ * says (in any LOOM_PROGRESS mode but inline). */
+LOOM_API int MPIX_Start_progress_thread(MPIX_Stream stream);
+LOOM_API int MPIX_Stop_progress_thread(MPIX_Stream stream);
+/* 1 if the request is complete (it is not freed; null and inactive requests count as
+ * complete), else 0. */
+LOOM_API int MPIX_Request_is_complete(MPI_Request request);
+/* Register poll_fn, called repeatedly by whoever makes progress (the rank's waits, other
+ * ranks' waits, progress threads) until it returns MPIX_ASYNC_DONE. It runs as the calling
+ * rank (MPI calls inside act for it), one call at a time. */
+LOOM_API int MPIX_Async_start(MPIX_Async_poll_function *poll_fn, void *extra_state,
+                              MPIX_Stream stream);
+LOOM_API void *MPIX_Async_get_state(MPIX_Async_thing async_thing);
+/* From inside a poll function: start another async thing for the same rank. */
+LOOM_API int MPIX_Async_spawn(MPIX_Async_thing async_thing, MPIX_Async_poll_function *poll_fn,
+                              void *extra_state, MPIX_Stream stream);
 
 /* ---- loom extensions -------------------------------------------------------------- */
 /* Runs rank_main once per rank, as loom's own main does: reads the configuration, builds the

@@ -55,7 +55,8 @@ if [ -f "$cache" ] && ! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$root" "$cache";
 fi
 if [ -f "$cache" ]; then
   say "build/ is configured; re-checking the configuration"
-  run cmake -S . -B build -DLOOM_WERROR=ON >/dev/null
+  echo "+ cmake -S . -B build -DLOOM_WERROR=ON >/dev/null"
+  cmake -S . -B build -DLOOM_WERROR=ON >/dev/null
 else
   say "configuring build/"
   run cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOOM_WERROR=ON

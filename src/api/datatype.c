@@ -25,8 +25,10 @@ int MPI_Type_commit(MPI_Datatype *datatype)
     int rc = check_type(fn, *datatype);
     if (rc)
         return rc;
-    /* The layout is final once built; committing only allows communication. */
-    (*datatype)->committed = 1;
+    /* The layout is final once built; committing only allows communication. Predefined
+     * types are shared by all ranks and always committed: never written. */
+    if (!(*datatype)->committed)
+        (*datatype)->committed = 1;
     return MPI_SUCCESS;
 }
 

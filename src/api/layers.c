@@ -4,15 +4,35 @@
 #include "comm/comm.h"
 #include "core/config.h"
 #include "core/error.h"
+#include "core/progress.h"
 #include "p2p/bsend.h"
 #include "p2p/p2p.h"
 #include "core/quarantine.h"
 #include "core/runtime.h"
 #include "api/layers.h"
 
+static void rank_prefini(void)
+{
+    (void)loom__comm_rank_free_self_attrs(); /* a failing delete callback was reported */
+}
+
+static void rank_fini(void)
+{
+    loom__progress_rank_fini();
+    loom__bsend_rank_fini();
+    loom__comm_rank_fini();
+}
+
 int loom__layers_job_init(char *err, size_t errlen)
 {
     loom__p2p_eager_max = (size_t)loom__config_int(LOOM_CFG_EAGER_MAX);
+    loom__p2p_copy_chunk = (size_t)loom__config_int(LOOM_CFG_COPY_CHUNK);
+    loom__p2p_copy_tasks = loom__config_int(LOOM_CFG_PROGRESS) != LOOM_PROGRESS_INLINE;
+    /* before any rank runs: read-only afterwards */
+    loom__rank_prefini_hook = rank_prefini;
+    loom__rank_fini_hook = rank_fini;
+    if (loom__progress_job_init(err, errlen) != 0)
+        return LOOM_ERR_OTHER;
     int rc = loom__comm_job_init(loom__job.nranks);
     if (rc != 0) {
         snprintf(err, errlen, "cannot set up MPI_COMM_WORLD: %s", loom__error_reason(rc));
@@ -24,17 +44,15 @@ int loom__layers_job_init(char *err, size_t errlen)
 void loom__layers_job_fini(void)
 {
     loom__comm_job_fini();
+    loom__progress_job_fini();
     loom__quarantine_drain();
 }
 
-static void rank_fini(void)
-{
-    loom__bsend_rank_fini();
-    loom__comm_rank_fini();
-}
 
 int loom__layers_rank_init(void)
 {
-    loom__rank_fini_hook = rank_fini;
-    return loom__comm_rank_init();
+    int rc = loom__comm_rank_init();
+    if (rc == 0)
+        rc = loom__progress_rank_init();
+    return rc;
 }

@@ -22,6 +22,10 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (flag == NULL)
         return loom__api_error(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_ARG,
                                "flag is NULL");
+    /* The handle is checked before any field of it is read. */
+    if (request != MPI_REQUEST_NULL && !loom__object_is(request, LOOM_MAGIC_REQUEST))
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_REQUEST,
+                               "not a valid request (freed?)");
     if (request == MPI_REQUEST_NULL || (request->persistent && !request->active)) {
         MPI_Status st;
         loom__p2p_status_empty(&st, MPI_ANY_SOURCE);
@@ -29,9 +33,8 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         *flag = 1;
         return MPI_SUCCESS;
     }
-    if (!loom__object_is(request, LOOM_MAGIC_REQUEST))
-        return loom__api_error(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_REQUEST,
-                               "not a valid request (freed?)");
+    if (!loom__req_is_complete(request) && loom__wait_progress)
+        loom__wait_progress(); /* a keypoint, as in MPI_Test */
     *flag = loom__req_is_complete(request);
     if (*flag)
         loom__p2p_status_out(status, &request->status);

@@ -36,9 +36,10 @@ struct loom_group {
 struct loom_rendezvous {
     _Atomic uint32_t arrived;
     _Atomic uint32_t gen;
-    const void **slots;   /* [size]: member i's contribution during an exchange; written by
-                             member i before it arrives, read by all after gen flips, until the
-                             next arrival of the same member (a second rendezvous ends it) */
+    const void **slots;   /* [size]: member i's contribution during an exchange session;
+                             written by member i before it arrives at the session's first
+                             rendezvous, read by all after gen flips, until they arrive at the
+                             session's last rendezvous (see comm/rendezvous.c) */
 };
 
 struct loom_comm_shared {

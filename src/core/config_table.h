@@ -47,7 +47,21 @@
       "largest unmatched message copied into an eager cell; larger ones wait for their "       \
       "receive and move in one copy")                                                          \
     X(WARN_UNFINALIZED, BOOL, "1", "", NULL,                                                   \
-      "warn when a rank's main returns without MPI_Finalize")
+      "warn when a rank's main returns without MPI_Finalize")                                  \
+    X(PROGRESS, ENUM, "collaborative", "inline|collaborative|thread", NULL,                    \
+      "who moves messages: inline = each rank its own, in its own calls (the baseline of "     \
+      "ordinary MPI libraries); collaborative = any rank inside a wait or test runs any "      \
+      "task it may, nearest first; thread = collaborative plus progress threads")              \
+    X(PROGRESS_THREADS, INT, "1", "0-64", NULL,                                                \
+      "progress threads per rank when LOOM_PROGRESS=thread")                                   \
+    X(PROGRESS_PLACEMENT, STRING, "numa", "bind|numa|odd-even|cores:<list>",                   \
+      loom__progress_policy_check,                                                             \
+      "where progress threads run: bind = on their rank's core; numa = the free core of the "  \
+      "rank's NUMA node (Eq. 1 of the 2019 paper); odd-even = Eq. 2; cores:<list> = "          \
+      "dedicated communication cores (logical core indexes, `cores:3+7`)")                     \
+    X(COPY_CHUNK, SIZE, "64K", "4K-1G", NULL,                                                  \
+      "large messages move as tasks of this many bytes, so several threads can share one "     \
+      "(not under LOOM_PROGRESS=inline)")
 /* clang-format on */
 
 #endif /* LOOM_CORE_CONFIG_TABLE_H */

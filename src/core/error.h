@@ -22,6 +22,8 @@
     X(LOOM_ERR_KEYVAL, MPI_ERR_KEYVAL, "invalid keyval")                                       \
     X(LOOM_ERR_OTHER, MPI_ERR_OTHER, "other error")                                            \
     X(LOOM_ERR_INTERN, MPI_ERR_INTERN, "internal error")                                       \
+    X(LOOM_ERR_OP, MPI_ERR_OP, "invalid operation")                                           \
+    X(LOOM_ERR_ROOT, MPI_ERR_ROOT, "invalid root")                                             \
     X(LOOM_ERR_UNSUPPORTED, MPI_ERR_UNSUPPORTED_OPERATION, "unsupported operation")
 
 enum loom_error {

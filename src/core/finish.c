@@ -5,6 +5,7 @@
 #include "core/runtime.h"
 
 void (*loom__rank_fini_hook)(void);
+void (*loom__rank_prefini_hook)(void);
 
 static void notify_all(void)
 {
@@ -24,6 +25,8 @@ static int all_finalizing(void *unused)
 
 void loom__rank_finalize(struct loom_rank *r)
 {
+    if (loom__rank_prefini_hook)
+        loom__rank_prefini_hook();
     /* release: pairs with the acquire loads of all_finalizing() in other ranks */
     loom__store_release(&r->state, LOOM_RANK_FINALIZING);
     notify_all();

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "core/event.h"
+#include "task/task.h"
 
 struct loom_topo;
 struct loom_cpuset;
@@ -40,6 +41,9 @@ struct loom_rank {
     struct loom_comm *world;       /* this rank's MPI_COMM_WORLD */
     struct loom_comm *self;        /* this rank's MPI_COMM_SELF */
     void *p2p;                     /* p2p layer: bsend buffer, request pools */
+    struct loom_task_worker worker; /* the rank thread as a task worker (own thread) */
+    int home_queue;                /* its home queue: where tasks working for it go */
+    struct loom_progress *progress; /* its progress threads (core/progress.c), or NULL */
 };
 
 struct loom_job {
@@ -50,7 +54,13 @@ struct loom_job {
     pthread_t main_thread;         /* the thread that called loom_run */
     _Atomic int finalizing;        /* ranks that entered MPI_Finalize */
     _Atomic int ending;            /* 1 once the job is being torn down (exit/abort) */
+    int progress_mode;             /* LOOM_PROGRESS: LOOM_PROGRESS_INLINE, ... */
+    struct loom_cpuset **progress_sets; /* [nranks] where each rank's progress threads run
+                                           (thread mode), else NULL */
 };
+
+/* LOOM_PROGRESS values, in the order of the configuration table. */
+enum { LOOM_PROGRESS_INLINE = 0, LOOM_PROGRESS_COLLABORATIVE, LOOM_PROGRESS_THREAD };
 
 extern struct loom_job loom__job;
 /* The rank the calling thread belongs to; NULL outside rank threads. Progress threads of a

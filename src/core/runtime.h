@@ -16,6 +16,9 @@ void loom__rank_finish(struct loom_rank *r, int code);
 /* Finalize the calling rank: announce it, wait until every rank has at least entered
  * MPI_Finalize (or ended), then let the layers drop the rank's state. */
 void loom__rank_finalize(struct loom_rank *r);
-/* Set by MPI_Init so that loom__rank_finalize can undo it: the layers' per-rank teardown. */
+/* Set at job start: the layers' per-rank teardown, run by loom__rank_finalize after every rank
+ * arrived; and what must run first, while the rank may still call MPI (the standard deletes
+ * MPI_COMM_SELF's attributes at the start of MPI_Finalize). */
 extern void (*loom__rank_fini_hook)(void);
+extern void (*loom__rank_prefini_hook)(void);
 #endif

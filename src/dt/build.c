@@ -269,7 +269,8 @@ int loom__dt_contiguous(size_t count, struct loom_datatype *old, struct loom_dat
 }
 
 /* Give t the BLOCKS layout of the k data blocks (d[], n[], c[]); all members the same when
- * same. 0 or LOOM_ERR_NOMEM. */
+ * same. 0 or LOOM_ERR_NOMEM. The arrays are one allocation, starting at t->disps, freed by
+ * destroy(). */
 static int make_blocks_layout(struct loom_datatype *t, size_t k, const ptrdiff_t *d,
                               const size_t *n, struct loom_datatype **c, int same)
 {

@@ -49,6 +49,10 @@ void loom__p2p_ctx_free(struct loom_p2p_ctx *ctx);
 
 /* Eager threshold in bytes (LOOM_EAGER_MAX), set once at start. */
 extern size_t loom__p2p_eager_max;
+/* Chunk size of large copies (LOOM_COPY_CHUNK) and whether they become tasks (not under
+ * LOOM_PROGRESS=inline); set once at start. */
+extern size_t loom__p2p_copy_chunk;
+extern int loom__p2p_copy_tasks;
 
 /* Start the send or receive that r describes (fields of request.h filled, peer not PROC_NULL).
  * The request may be complete on return. 0 or a negative loom code (LOOM_ERR_NOMEM). */

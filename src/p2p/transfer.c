@@ -1,18 +1,37 @@
 /* p2p/transfer.c — the one place where a matched message's data moves.
+ *
  * Both buffers are in this process, so the data goes in one pass from the sender's layout to
- * the receiver's (loom__dt_copy handles any pair of datatypes). Called by whichever thread
- * found the match, with no lock held. */
+ * the receiver's (loom__dt_copy handles any pair of datatypes). A message of more than one
+ * LOOM_COPY_CHUNK moves as chunk tasks of the task engine, unless LOOM_PROGRESS=inline: the
+ * tasks are queued on the receiver's home queue and are stealable, so the receiver waiting,
+ * the sender waiting, another rank waiting nearby or a progress thread may each copy a part;
+ * whoever lands the last chunk completes both requests. A smaller one is copied by the thread
+ * that found the match, with no lock held. */
+#include <stdlib.h>
+#include "core/atomic.h"
+#include "core/rank.h"
 #include "dt/dt.h"
 #include "p2p/p2p.h"
+#include "task/task.h"
 
-void loom__p2p_transfer(struct loom_request *s, struct loom_request *r)
+size_t loom__p2p_copy_chunk = 65536;
+int loom__p2p_copy_tasks = 1;
+
+/* A large message on its way: its chunk tasks are embedded (no allocation per chunk). The
+ * requests' fields are read-only while it exists; `left` counts chunks not yet copied. */
+struct copy {
+    struct loom_request *s, *r;
+    size_t n, chunk;
+    _Atomic int left;
+    int nchunks;
+    struct loom_task tasks[];
+};
+
+/* Statuses, then completion of both requests. Neither is touched afterwards. */
+static void finish(struct loom_request *s, struct loom_request *r, size_t n)
 {
     size_t bytes = loom__dt_stream_size(s->type, s->count);
-    size_t cap = loom__dt_stream_size(r->type, r->count);
-    size_t n = bytes < cap ? bytes : cap;
-    if (n)
-        loom__dt_copy(r->buf, r->type, r->count, s->buf, s->type, s->count, 0, n);
-    r->error = bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    r->error = bytes > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     r->status.MPI_SOURCE = s->me;
     r->status.MPI_TAG = s->tag;
     r->status.MPI_ERROR = r->error;
@@ -23,9 +42,59 @@ void loom__p2p_transfer(struct loom_request *s, struct loom_request *r)
     s->status.MPI_ERROR = MPI_SUCCESS;
     s->status.loom_bytes = (MPI_Count)n;
     s->status.loom_cancelled = 0;
-    /* Receive first: a blocking sender returning could not otherwise have its peer see
-     * data that is already in place any later. Neither request is touched after its
-     * completion. */
+    /* Receive first: its data is in place before the sender may return. */
     loom__req_complete(r);
     loom__req_complete(s);
+}
+
+static int copy_chunk(struct loom_task *t)
+{
+    struct copy *c = t->arg;
+    size_t i = (size_t)(t - c->tasks);
+    size_t off = i * c->chunk;
+    size_t len = c->n - off < c->chunk ? c->n - off : c->chunk;
+    loom__dt_copy(c->r->buf, c->r->type, c->r->count, c->s->buf, c->s->type, c->s->count, off,
+                  len);
+    /* acq_rel: the last chunk's thread sees every other chunk's copy before completing */
+    if (loom__fetch_sub_acq_rel(&c->left, 1) == 1) {
+        finish(c->s, c->r, c->n);
+        free(c);
+    }
+    return LOOM_TASK_DONE;
+}
+
+void loom__p2p_transfer(struct loom_request *s, struct loom_request *r)
+{
+    size_t bytes = loom__dt_stream_size(s->type, s->count);
+    size_t cap = loom__dt_stream_size(r->type, r->count);
+    size_t n = bytes < cap ? bytes : cap;
+    if (loom__p2p_copy_tasks && n > loom__p2p_copy_chunk && r->owner) {
+        size_t nchunks = (n + loom__p2p_copy_chunk - 1) / loom__p2p_copy_chunk;
+        struct copy *c = malloc(sizeof *c + nchunks * sizeof c->tasks[0]);
+        if (c) {
+            c->s = s;
+            c->r = r;
+            c->n = n;
+            c->chunk = loom__p2p_copy_chunk;
+            c->nchunks = (int)nchunks;
+            atomic_init(&c->left, (int)nchunks);
+            int queue = r->owner->home_queue, owner = r->owner->world_rank;
+            for (size_t i = 0; i < nchunks; i++) {
+                struct loom_task *t = &c->tasks[i];
+                *t = (struct loom_task){.fn = copy_chunk, .arg = c, .queue = queue,
+                                        .owner = owner};
+                atomic_init(&t->state, LOOM_TASK_IDLE);
+                atomic_init(&t->cancel, 0);
+            }
+            /* c may be freed by the last chunk as soon as it is submitted: read nothing of
+             * it after the loop's last submission. */
+            for (size_t i = 0; i < nchunks; i++)
+                loom__task_submit(&c->tasks[i]);
+            return;
+        }
+        /* no memory for the tasks: copy it here */
+    }
+    if (n)
+        loom__dt_copy(r->buf, r->type, r->count, s->buf, s->type, s->count, 0, n);
+    finish(s, r, n);
 }

@@ -8,6 +8,7 @@
 #   cmake_downstream  tests/install/downstream configures with find_package(loom), builds, and
 #                     its programs run with the installed loomrun and 3 ranks
 #   pkgconfig         a program built with `pkg-config --cflags --libs loom` runs
+#   readme_config     README.md's configuration table has a row for every LOOM_* variable
 # Prints what it runs; on failure says what it got and what it expected; exits nonzero.
 set -eu
 
@@ -124,6 +125,17 @@ pkgconfig)
     "$prefix/bin/loomrun" -n 2 "$work/app_pc" 2 >"$work/app_pc.out" || fail "app_pc exited with status $?, expected 0"
   cat "$work/app_pc.out"
   expect_ranks "$work/app_pc.out" 2 downstream
+  ;;
+
+readme_config)
+  # Every LOOM_* variable of the configuration table has a row in the README's table.
+  names=$("$LOOMPKG_BUILD/bin/loom-info" --config | sed -n 's/^\(LOOM_[A-Z0-9_]*\) = .*/\1/p')
+  [ -n "$names" ] || fail "loom-info --config listed no LOOM_* variable"
+  for n in $names; do
+    grep -q "^| \`$n\` |" "$LOOMPKG_SRC/README.md" ||
+      fail "README.md has no row for $n in its configuration table (expected a line starting '| \`$n\` |')"
+  done
+  echo "README.md lists:" $names
   ;;
 
 *)

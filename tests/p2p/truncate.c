@@ -9,7 +9,8 @@
 #define FIT 1000
 
 /* (ranks are threads of one process: buffers are per rank, never globals) */
-static void check_cut(unsigned char *rbuf, MPI_Status *st, int peer, int tag, size_t full, unsigned id)
+static void check_cut(unsigned char *rbuf, MPI_Status *st, int peer, int tag, size_t full,
+                      unsigned id)
 {
     size_t fit = full < FIT ? full : FIT;
     CHECK_STATUS(*st, peer, tag, fit);
