@@ -26,7 +26,9 @@
  * Usage: memcpy_ceiling [-q] [-r RUNS] [-m MAXBYTES] [-c CPU_A,CPU_B]
  *   The two CPUs default to the first two allowed CPUs that sit on different cores
  *   (from /sys/devices/system/cpu/cpuN/topology). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -91,6 +93,18 @@ static double clock_cost(void)
     return median(d, 2001);
 }
 
+/* Spin until *flag == want (acquire: what the other thread wrote before its release store
+ * is visible). On a quiet machine the other thread answers within the spins; on a busy one
+ * it may be descheduled, and yielding keeps the run from taking minutes. */
+static void await_value(atomic_long *flag, long want)
+{
+    for (unsigned spins = 0; atomic_load_explicit(flag, memory_order_acquire) != want;)
+        if (++spins > 100000) {
+            sched_yield();
+            spins = 0;
+        }
+}
+
 static int bind_self(int cpu)
 {
     cpu_set_t set;
@@ -123,8 +137,7 @@ static void *writer(void *arg)
     for (size_t size = 1; size <= s->max_bytes; size *= 2) {
         long n = total_copies(s, size);
         for (long i = 0; i < n; i++) {
-            while (atomic_load_explicit(&s->turn, memory_order_acquire) != -seq)
-                ;
+            await_value(&s->turn, -seq);
             memset(s->src, (int)((seq + 1) & 0xff), size);
             seq++;
             atomic_store_explicit(&s->turn, seq, memory_order_release);
@@ -151,8 +164,7 @@ static void *copier(void *arg)
             double spent = 0;
             for (long i = 0; i < count; i++) {
                 seq++;
-                while (atomic_load_explicit(&s->turn, memory_order_acquire) != seq)
-                    ;
+                await_value(&s->turn, seq);
                 double t0 = now();
                 memcpy(s->dst, s->src, size);
                 double t1 = now();
@@ -214,11 +226,9 @@ static void *floor_thread(void *arg)
                 if (fa->role == 0) {
                     memcpy(s->b_dst, s->a_src, size);
                     atomic_store_explicit(&s->ping, seq, memory_order_release);
-                    while (atomic_load_explicit(&s->pong, memory_order_acquire) != seq)
-                        ;
+                    await_value(&s->pong, seq);
                 } else {
-                    while (atomic_load_explicit(&s->ping, memory_order_acquire) != seq)
-                        ;
+                    await_value(&s->ping, seq);
                     memcpy(s->a_dst, s->b_src, size);
                     atomic_store_explicit(&s->pong, seq, memory_order_release);
                 }

@@ -654,6 +654,27 @@ LOOM_API void *MPIX_Async_get_state(MPIX_Async_thing async_thing);
 LOOM_API int MPIX_Async_spawn(MPIX_Async_thing async_thing, MPIX_Async_poll_function *poll_fn,
                               void *extra_state, MPIX_Stream stream);
 
+/* ---- hierarchical communicators (issue 6; the 2018 paper's functions; docs/hierarchy.md) --
+ * MPI_Comm_split_type with MPI_COMM_TYPE_HW_UNGUIDED (alias MPIX_COMM_TYPE_PHYSICAL_TOPOLOGY)
+ * or MPI_COMM_TYPE_HW_GUIDED makes the levels; these add the roots communicators and queries.
+ * Every communicator they make carries the info key mpi_hw_resource_type. */
+/* Collective over oldcomm: *newcomm as MPI_Comm_split_type(oldcomm, MPI_COMM_TYPE_HW_UNGUIDED,
+ * rank in oldcomm, info); *rootscomm groups the ranks that are rank 0 of their *newcomm (one
+ * communicator per oldcomm), MPI_COMM_NULL for the others. info: no hint is used yet. */
+LOOM_API int MPIX_Comm_hsplit_with_roots(MPI_Comm oldcomm, MPI_Info info, MPI_Comm *newcomm,
+                                         MPI_Comm *rootscomm);
+/* For a communicator made by a hardware split (or a dup of one): how many communicators the
+ * split of its parent made, this one's index among them (0-based), and its resource type
+ * ("NUMANode", "L2Cache", ...) into type (at least MPI_MAX_INFO_VAL + 1 characters), its
+ * length in *resultlen. MPI_ERR_ARG for any other communicator. Local. */
+LOOM_API int MPIX_Comm_get_hlevel_info(MPI_Comm comm, int *num_comms, int *index, char *type,
+                                       int *resultlen);
+/* The type of the lowest hardware level shared by ranks[0..nranks-1] of comm (distinct, in
+ * range: else MPI_ERR_RANK), "Unknown" when the calling rank is not among them. type holds at
+ * least MPI_MAX_INFO_VAL + 1 characters. Local. */
+LOOM_API int MPIX_Comm_get_min_hlevel(MPI_Comm comm, int nranks, const int ranks[], char *type,
+                                      int *resultlen);
+
 /* ---- loom extensions -------------------------------------------------------------- */
 /* Runs rank_main once per rank, as loom's own main does: reads the configuration, builds the
  * topology, starts the rank threads, joins them, and returns the job's status. For programs

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/atomic.h"
 #include "core/rank.h"
+#include "core/trace.h" /* LOOM_TRACE_API_SCOPE: MPI call enter/exit for LOOM_TRACE/STATS */
 
 /* Report an error of class errclass raised by call fn, through the error handler of comm
  * (a user handle: may be MPI_COMM_WORLD/SELF/NULL). Returns errclass when the handler returns. */
@@ -24,6 +25,7 @@ int loom__api_error_code(MPI_Comm comm, const char *fn, int loom_code);
  * through the fatal path and returns that class. Use: LOOM_API_ENTER("MPI_Send"); */
 int loom__api_check_initialized(const char *fn);
 #define LOOM_API_ENTER(fn)                                                                     \
+    LOOM_TRACE_API_SCOPE(fn); /* trace/stats: the exit is recorded on every return path */    \
     do {                                                                                       \
         if (__builtin_expect(loom__self == 0 ||                                                \
                                  loom__load_relaxed(&loom__self->state) !=                     \

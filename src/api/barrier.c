@@ -1,17 +1,28 @@
-/* api/barrier.c — MPI_Barrier, for now one rendezvous of the communicator's members
- * (comm/rendezvous.c); the collectives layer will give it a schedule of its own. */
+/* api/barrier.c — MPI_Barrier and MPI_Ibarrier: a schedule of the collectives layer
+ * (dissemination unless LOOM_COLL_BARRIER_ALGO says otherwise). */
 #include "api/api.h"
-#include "comm/comm.h"
+#include "coll/check.h"
+
+static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request, int nb)
+{
+    struct loom_comm *c;
+    int rc = loom__coll_check_comm(fn, comm, &c);
+    if (rc == MPI_SUCCESS && nb)
+        rc = loom__coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct loom_coll_args a = {0};
+    return loom__coll_call(fn, comm, LOOM_COLL_BARRIER, c, &a, nb ? request : NULL);
+}
 
 int MPI_Barrier(MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Barrier");
-    struct loom_comm *c = loom__comm_resolve(comm);
-    if (c == NULL)
-        return loom__api_error(comm, "MPI_Barrier", MPI_ERR_COMM, "%s",
-                               loom__comm_invalid_reason(comm));
-    int rc = loom__comm_exchange(c, NULL, 0, NULL);
-    if (rc != 0)
-        return loom__api_error_code(comm, "MPI_Barrier", rc);
-    return MPI_SUCCESS;
+    return barrier("MPI_Barrier", comm, NULL, 0);
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ibarrier");
+    return barrier("MPI_Ibarrier", comm, request, 1);
 }

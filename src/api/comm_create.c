@@ -3,6 +3,7 @@
  * comm/create_group.c; this file checks arguments and turns results into MPI errors. */
 #include "api/api.h"
 #include "comm/comm.h"
+#include "comm/split_hw.h"
 #include "p2p/p2p.h"
 
 static struct loom_comm *get_comm(MPI_Comm comm, const char *fn, int *rc)
@@ -136,6 +137,9 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
         return rc;
     if ((rc = check_info(comm, fn, info)) != MPI_SUCCESS)
         return rc;
+    char why[256];
+    if (loom__comm_split_type_check(split_type, info, why, sizeof why) != 0)
+        return loom__api_error(comm, fn, MPI_ERR_INFO_VALUE, "%s", why);
     int color = MPI_UNDEFINED;
     if (split_type != MPI_UNDEFINED) {
         rc = loom__comm_split_type_color(c, split_type, info, &color);
@@ -147,7 +151,14 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
         if (rc != 0)
             return loom__api_error_code(comm, fn, rc);
     }
-    return split_common(comm, c, color, key, newcomm, fn);
+    rc = split_common(comm, c, color, key, newcomm, fn);
+    if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL) {
+        /* what the split type records on the new communicator (hardware types: info keys) */
+        int frc = loom__comm_split_type_finish(c, split_type, info, *newcomm);
+        if (frc != 0)
+            return loom__api_error_code(comm, fn, frc);
+    }
+    return rc;
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)

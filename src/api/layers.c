@@ -9,6 +9,7 @@
 #include "p2p/p2p.h"
 #include "core/quarantine.h"
 #include "core/runtime.h"
+#include "core/trace.h"
 #include "api/layers.h"
 
 static void rank_prefini(void)
@@ -31,6 +32,8 @@ int loom__layers_job_init(char *err, size_t errlen)
     /* before any rank runs: read-only afterwards */
     loom__rank_prefini_hook = rank_prefini;
     loom__rank_fini_hook = rank_fini;
+    if (loom__trace_job_init(err, errlen) != 0) /* LOOM_STATS, LOOM_TRACE */
+        return LOOM_ERR_OTHER;
     if (loom__progress_job_init(err, errlen) != 0)
         return LOOM_ERR_OTHER;
     int rc = loom__comm_job_init(loom__job.nranks);
@@ -43,6 +46,7 @@ int loom__layers_job_init(char *err, size_t errlen)
 
 void loom__layers_job_fini(void)
 {
+    loom__trace_job_fini(); /* stats lines, trace files: before progress threads' memory goes */
     loom__comm_job_fini();
     loom__progress_job_fini();
     loom__quarantine_drain();

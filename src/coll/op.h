@@ -37,4 +37,55 @@ void loom__op_apply(const struct loom_op *op, const void *in, void *inout, size_
 /* A collective in flight keeps a user op alive. */
 void loom__op_retain(struct loom_op *op);
 void loom__op_release(struct loom_op *op);
+
+/* ---- added by the operations owner (op.c, op_kernels.c); the contract above is unchanged ---- */
+
+/* Which predefined operation an op is (struct loom_op.kind), in mpi.h's
+ * LOOM_FOREACH_PREDEFINED_OP order; -1 for user operations. */
+enum loom_op_kind {
+    LOOM_OP_MAX = 0,
+    LOOM_OP_MIN,
+    LOOM_OP_SUM,
+    LOOM_OP_PROD,
+    LOOM_OP_LAND,
+    LOOM_OP_BAND,
+    LOOM_OP_LOR,
+    LOOM_OP_BOR,
+    LOOM_OP_LXOR,
+    LOOM_OP_BXOR,
+    LOOM_OP_MINLOC,
+    LOOM_OP_MAXLOC,
+    LOOM_OP_REPLACE,
+    LOOM_OP_NO_OP,
+    LOOM_OP_NKINDS
+};
+
+/* A new user operation with refs = 1 (the user's handle) in *out; 0 or LOOM_ERR_NOMEM.
+ * user_fn is not NULL (the API layer checks it). */
+int loom__op_create(MPI_User_function *user_fn, int commutative, struct loom_op **out);
+/* MPI_Op_free of a user operation: marks the handle freed (later checks of it fail) and drops
+ * the user's reference; collectives in flight keep the object until they release it. */
+void loom__op_free(struct loom_op *op);
+
+/* The loop of one predefined operation on n consecutive elements of one predefined type:
+ * inout[i] = in[i] op inout[i]. Basic types ignore stride and boff. For the pair types of
+ * MINLOC/MAXLOC, element i lies at i * stride bytes and its int index at boff bytes inside it
+ * (loads and stores go through memcpy, so pairs may be unaligned). in and inout do not
+ * partially overlap (they may be equal). */
+typedef void loom_op_kernel(const void *in, void *inout, size_t n, size_t stride, size_t boff);
+
+/* What op_kernels.c knows of one predefined type an operation can work on. */
+struct loom_op_elem {
+    const struct loom_datatype *type; /* MPI_INT, ..., MPI_DOUBLE_INT */
+    int pair;                         /* 1 for the MINLOC/MAXLOC pair types */
+    size_t boff;                      /* pairs: offset of the int in memory (C struct) */
+    loom_op_kernel *kernel[LOOM_OP_MINLOC + 2]; /* by kind, MAX..MAXLOC; NULL: not defined */
+};
+
+/* The entry of predefined type t (basic or pair), NULL for a type no kernel knows (MPI_PACKED
+ * is known, with no kernel). Any thread. */
+const struct loom_op_elem *loom__op_elem(const struct loom_datatype *t);
+/* The predefined type every element of t is made of (t itself when predefined; MPI_2INT for
+ * a vector of MPI_2INT), NULL when t mixes several (a struct of an int and a double). */
+const struct loom_datatype *loom__op_elem_type(const struct loom_datatype *t);
 #endif

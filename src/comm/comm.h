@@ -65,6 +65,10 @@ struct loom_comm {
                                          under attr_lock */
     char name[MPI_MAX_OBJECT_NAME];   /* under attr_lock */
     int is_predefined;                /* 1 for this rank's world/self handles */
+    _Atomic uint32_t coll_seq;        /* collectives started on this handle (coll/): every
+                                         member starts them in the same order, so the count
+                                         is the same on all members and makes the tag of the
+                                         next one; owning rank's threads only (relaxed) */
     pthread_mutex_t attr_lock;        /* threads of the owning rank may use one handle at
                                          once: protects attrs, info and name. Lock order:
                                          attr_lock, then an info's lock. Never held

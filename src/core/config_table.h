@@ -25,6 +25,8 @@
 #define LOOM_CORE_CONFIG_TABLE_H
 
 #include "topo/topo.h" /* loom__topo_policy_check, LOOM_BIND's validator */
+#include "core/trace.h" /* loom__trace_prefix_check, LOOM_TRACE's validator */
+#include "coll/split.h" /* loom__coll_split_check, LOOM_SPLIT_TREE's validator */
 
 /* clang-format off */
 #define LOOM_CONFIG_TABLE(X)                                                                   \
@@ -61,7 +63,53 @@
       "dedicated communication cores (logical core indexes, `cores:3+7`)")                     \
     X(COPY_CHUNK, SIZE, "64K", "4K-1G", NULL,                                                  \
       "large messages move as tasks of this many bytes, so several threads can share one "     \
-      "(not under LOOM_PROGRESS=inline)")
+      "(not under LOOM_PROGRESS=inline)")                                                      \
+    X(STATS, BOOL, "0", "", NULL,                                                              \
+      "print one line per rank at job end: messages and bytes sent and received, tasks run "   \
+      "for itself / for ranks on the same or another NUMA node, time in MPI and waiting "      \
+      "(docs/observability.md)")                                                               \
+    X(TRACE, STRING, "", "empty (off) or a file prefix whose directory exists",                \
+      loom__trace_prefix_check,                                                                \
+      "write a timeline of every loom thread at job end: <prefix>.trace (Paje, for ViTE) "     \
+      "and <prefix>.json (Chrome trace events, for Perfetto) (docs/observability.md)")         \
+    X(SPLIT_TREE, STRING, "auto", "auto|off|<S>", loom__coll_split_check,                      \
+      "split-tree for nonblocking bcast, reduce, allreduce, gather, scatter in thread mode: "  \
+      "S tree levels (from the leaves) run on the rank, the rest on progress threads; "        \
+      "off = 0; auto = the model's best S (docs/collectives.md)")                              \
+    X(COLL_BARRIER_ALGO, ENUM, "auto", "auto|dissemination|linear", NULL,                      \
+      "MPI_Barrier / MPI_Ibarrier algorithm (auto: docs/collectives.md)")                      \
+    X(COLL_BCAST_ALGO, ENUM, "auto", "auto|binomial|linear", NULL,                             \
+      "MPI_Bcast / MPI_Ibcast algorithm")                                                      \
+    X(COLL_REDUCE_ALGO, ENUM, "auto", "auto|binomial|linear", NULL,                            \
+      "MPI_Reduce / MPI_Ireduce algorithm")                                                    \
+    X(COLL_ALLREDUCE_ALGO, ENUM, "auto", "auto|recursive-doubling|reduce-bcast", NULL,         \
+      "MPI_Allreduce / MPI_Iallreduce algorithm")                                              \
+    X(COLL_GATHER_ALGO, ENUM, "auto", "auto|binomial|linear", NULL,                            \
+      "MPI_Gather / MPI_Igather algorithm")                                                    \
+    X(COLL_GATHERV_ALGO, ENUM, "auto", "auto|linear", NULL,                                    \
+      "MPI_Gatherv / MPI_Igatherv algorithm")                                                  \
+    X(COLL_SCATTER_ALGO, ENUM, "auto", "auto|binomial|linear", NULL,                           \
+      "MPI_Scatter / MPI_Iscatter algorithm")                                                  \
+    X(COLL_SCATTERV_ALGO, ENUM, "auto", "auto|linear", NULL,                                   \
+      "MPI_Scatterv / MPI_Iscatterv algorithm")                                                \
+    X(COLL_ALLGATHER_ALGO, ENUM, "auto", "auto|ring|linear", NULL,                             \
+      "MPI_Allgather / MPI_Iallgather algorithm")                                              \
+    X(COLL_ALLGATHERV_ALGO, ENUM, "auto", "auto|ring|linear", NULL,                            \
+      "MPI_Allgatherv / MPI_Iallgatherv algorithm")                                            \
+    X(COLL_ALLTOALL_ALGO, ENUM, "auto", "auto|pairwise|linear", NULL,                          \
+      "MPI_Alltoall / MPI_Ialltoall algorithm")                                                \
+    X(COLL_ALLTOALLV_ALGO, ENUM, "auto", "auto|pairwise|linear", NULL,                         \
+      "MPI_Alltoallv / MPI_Ialltoallv algorithm")                                              \
+    X(COLL_ALLTOALLW_ALGO, ENUM, "auto", "auto|pairwise|linear", NULL,                         \
+      "MPI_Alltoallw / MPI_Ialltoallw algorithm")                                              \
+    X(COLL_REDUCE_SCATTER_ALGO, ENUM, "auto", "auto|reduce-scatterv|linear", NULL,             \
+      "MPI_Reduce_scatter / MPI_Ireduce_scatter algorithm")                                    \
+    X(COLL_REDUCE_SCATTER_BLOCK_ALGO, ENUM, "auto", "auto|reduce-scatterv|linear", NULL,       \
+      "MPI_Reduce_scatter_block / MPI_Ireduce_scatter_block algorithm")                        \
+    X(COLL_SCAN_ALGO, ENUM, "auto", "auto|chain", NULL,                                        \
+      "MPI_Scan / MPI_Iscan algorithm")                                                        \
+    X(COLL_EXSCAN_ALGO, ENUM, "auto", "auto|chain", NULL,                                      \
+      "MPI_Exscan / MPI_Iexscan algorithm")
 /* clang-format on */
 
 #endif /* LOOM_CORE_CONFIG_TABLE_H */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "core/atomic.h"
 #include "core/event.h"
+#include "core/trace.h"
 
 unsigned loom__wait_spin = 2000;
 unsigned loom__wait_yield = 20;
@@ -49,6 +50,7 @@ void loom__event_notify(struct loom_event *ev)
 
 void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
 {
+    LOOM_TRACE_WAIT_SCOPE(); /* trace/stats: waiting (progress thread: idle) until return */
     unsigned spins = 0, yields = 0;
     for (;;) {
         if (cond(arg))

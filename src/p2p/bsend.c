@@ -5,6 +5,7 @@
  * accounting (their bookkeeping lives outside the user's buffer).
  * Lock: `lock` protects every field but `pending`'s waiters; it is taken by the rank's own
  * threads (attach, detach, bsend) and by the threads completing its buffered sends. */
+#include <stdint.h>
 #include <stdlib.h>
 #include "core/atomic.h"
 #include "core/error.h"
@@ -113,8 +114,11 @@ int loom__bsend_start(const struct loom_request *s)
 {
     struct bsend *b = state(0);
     size_t bytes = loom__dt_stream_size(s->type, s->count);
-    /* Keep segments 16-byte aligned so the packed data is aligned for any basic type. */
-    size_t need = ((bytes + 15) & ~(size_t)15) + MPI_BSEND_OVERHEAD;
+    /* A segment costs exactly bytes + MPI_BSEND_OVERHEAD, so that a buffer sized by the
+     * standard's formula (sum of Pack_size + MPI_BSEND_OVERHEAD) holds its messages. The
+     * data starts at the first 16-byte aligned address of the segment (aligned for any
+     * basic type); the padding (< 16 bytes) comes out of the overhead. */
+    size_t need = bytes + MPI_BSEND_OVERHEAD;
     if (b == NULL)
         return LOOM_ERR_BUFFER;
     struct segment *seg = malloc(sizeof *seg);
@@ -138,7 +142,7 @@ int loom__bsend_start(const struct loom_request *s)
     seg->owner = b;
     seg->next = *at;
     *at = seg;
-    char *data = b->buf + off;
+    char *data = (char *)(((uintptr_t)(b->buf + off) + 15) & ~(uintptr_t)15);
     loom__unlock(&b->lock);
 
     if (bytes)

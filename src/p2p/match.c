@@ -8,6 +8,7 @@
 #include "core/rank.h"
 #include "dt/dt.h"
 #include "p2p/p2p.h"
+#include "core/stats.h"
 
 size_t loom__p2p_eager_max = 16384;
 
@@ -110,6 +111,7 @@ static void deliver_eager(struct loom_request *rr, struct loom_envelope *e)
     rr->status.loom_bytes = (MPI_Count)n;
     rr->status.loom_cancelled = 0;
     free(e);
+    LOOM_STATS_RECEIVED(rr->owner, n); /* LOOM_STATS: before completion frees rr */
     loom__req_complete(rr);
 }
 
@@ -117,6 +119,7 @@ int loom__p2p_start_send(struct loom_request *s)
 {
     struct loom_match *m = &s->ctx->match[s->peer];
     size_t bytes = loom__dt_stream_size(s->type, s->count);
+    LOOM_STATS_SENT(s->owner, bytes); /* LOOM_STATS */
     s->env.source = s->me;
     s->env.tag = s->tag;
     s->env.bytes = bytes;

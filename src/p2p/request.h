@@ -31,6 +31,7 @@ enum loom_req_kind {
     LOOM_REQ_SEND = 1,
     LOOM_REQ_RECV,
     LOOM_REQ_DONE, /* complete at birth: PROC_NULL, buffered or eager sends */
+    LOOM_REQ_COLL, /* a nonblocking collective (coll/): completes when its schedule ends */
 };
 
 enum loom_send_mode { LOOM_SEND_STANDARD = 0, LOOM_SEND_SYNC, LOOM_SEND_READY,
@@ -77,6 +78,10 @@ struct loom_request {
     void (*on_complete)(struct loom_request *r); /* run by the owner side when the request
                                                     is retired (bsend space, ...); may be NULL */
     void *on_complete_arg;
+    /* NULL, or how the owner drives the operation itself from a wait or test (collectives
+     * advance their schedule): returns 1 once the request is complete; with block, returns
+     * only then. Set before the request is published; owner's threads only. */
+    int (*drive)(struct loom_request *r, int block);
 };
 
 /* 1 once the request's operation is complete (acquire: its status and data are visible). */

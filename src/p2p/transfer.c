@@ -12,6 +12,7 @@
 #include "core/rank.h"
 #include "dt/dt.h"
 #include "p2p/p2p.h"
+#include "core/stats.h"
 #include "task/task.h"
 
 size_t loom__p2p_copy_chunk = 65536;
@@ -42,6 +43,7 @@ static void finish(struct loom_request *s, struct loom_request *r, size_t n)
     s->status.MPI_ERROR = MPI_SUCCESS;
     s->status.loom_bytes = (MPI_Count)n;
     s->status.loom_cancelled = 0;
+    LOOM_STATS_RECEIVED(r->owner, n); /* LOOM_STATS: before completion frees r */
     /* Receive first: its data is in place before the sender may return. */
     loom__req_complete(r);
     loom__req_complete(s);

@@ -3,6 +3,7 @@
  * nearest-first stealing of collaborative polling. */
 #include <sched.h>
 #include "core/atomic.h"
+#include "core/trace.h"
 #include "task/engine.h"
 
 void loom__task_enqueue(struct loom_task_queue *q, struct loom_task *t)
@@ -61,6 +62,7 @@ static void count(struct loom_task_worker *w, const struct loom_task *t)
 
 static void run(struct loom_task_worker *w, struct loom_task_queue *q, struct loom_task *t)
 {
+    LOOM_TRACE_TASK_SCOPE(t->owner); /* trace: running a task for t->owner until return */
     count(w, t);
     int repeat = t->repeat;
     if (!repeat) {

@@ -201,4 +201,42 @@ int loom__topo_place_progress(const struct loom_topo *t, const char *policy, int
                               struct loom_cpuset *const *rank_sets, struct loom_cpuset **out,
                               char *err, size_t errlen);
 
+/* ---- the hardware hierarchy of communicators (hier.c; issue 6, docs/hierarchy.md) -------
+ * Levels are the distinct CPU sets of hwloc's objects, nested by inclusion, down to PUs:
+ * objects with equal sets fold into one level, NUMA nodes sit where their CPU set does (folded
+ * into the level with the same set, or a level of their own over the children they cover),
+ * and a level is named after the object of its fold that ranks first among Machine, NUMANode,
+ * then the others from the top down. Fig. 1 gives Machine > NUMANode (x2) > L2Cache (x4) >
+ * Core (x8). A loom_hier is a snapshot (O(objects) to build) that borrows t's sets: free it
+ * before t. Read-only once built. Levels are numbered 0 (the Machine) to size - 1. */
+struct loom_hier;
+/* Build the levels of t. 0, or -1 on ENOMEM. Freed with loom__topo_hier_free. */
+int loom__topo_hier_new(const struct loom_topo *t, struct loom_hier **out);
+void loom__topo_hier_free(struct loom_hier *h);
+int loom__topo_hier_size(const struct loom_hier *h);
+/* The deepest level whose set holds all of s; -1 if s is empty or not inside the machine. */
+int loom__topo_hier_find(const struct loom_hier *h, const struct loom_cpuset *s);
+/* The child of `level` whose set holds all of s, -1 when none does (s spans several
+ * children, or level has none). */
+int loom__topo_hier_child(const struct loom_hier *h, int level, const struct loom_cpuset *s);
+/* The parent (-1 for the root), the number of children, the position among its parent's
+ * children (0-based, hwloc's order), and the name ("Machine", "NUMANode", "L2Cache", ...) of a
+ * level; the name lives as long as the program. */
+int loom__topo_hier_parent(const struct loom_hier *h, int level);
+int loom__topo_hier_nchildren(const struct loom_hier *h, int level);
+int loom__topo_hier_pos(const struct loom_hier *h, int level);
+const char *loom__topo_hier_type(const struct loom_hier *h, int level);
+/* Write a level's CPU set as a list into buf (snprintf's return); -1 for a bad level. */
+int loom__topo_hier_format_set(const struct loom_hier *h, int level, char *buf, size_t len);
+/* The levels as an indented tree ("<Type> #<pos>  cpus <set>"), for tests and loom-info. */
+void loom__topo_hier_print(const struct loom_hier *h, FILE *f);
+/* Guided splits. The canonical name of a resource type given in any letter case (Machine,
+ * Package, Die, NUMANode, Group, L5Cache..L1Cache, Core, PU), NULL if unknown. */
+const char *loom__topo_resource_name(const char *value);
+/* A number identifying the object of that type holding all of s (the smallest one when
+ * several do: nested NUMA nodes or Groups), equal for equal objects, >= 0; -1 when the type
+ * is unknown, s is empty, or no object of that type holds all of s. */
+int loom__topo_resource_of(const struct loom_topo *t, const char *type,
+                           const struct loom_cpuset *s);
+
 #endif /* LOOM_TOPO_TOPO_H */

@@ -43,11 +43,7 @@ int main(int argc, char **argv)
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     c = MPI_COMM_WORLD;
-    CHECK_INT(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, MPI_INFO_NULL, &c),
-              MPI_ERR_ARG);
-    CHECK_INT(
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, 0, MPI_INFO_NULL, &c),
-        MPI_ERR_ARG);
+    /* the hardware split types are tested in tests/hier */
     CHECK_INT(MPI_Comm_split_type(MPI_COMM_WORLD, 99, 0, MPI_INFO_NULL, &c), MPI_ERR_ARG);
     CHECK_INT(MPI_Comm_split_type(MPI_COMM_NULL, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c),
               MPI_ERR_COMM);

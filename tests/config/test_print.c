@@ -19,13 +19,13 @@ int main(void)
     char err[512] = "";
     clear_loom_env();
     setenv("LOOM_BIND", "compact", 1);
-    setenv("LOOM_EAGER_MAX", "64K", 1);
+    setenv("LOOM_EAGER_MAX", "48K", 1);
     CHECK_LL(loom__config_load(NULL, err, sizeof(err)), 0);
 
     char *text = capture(loom__config_print);
     CHECK(text != NULL);
     CHECK_HAS(text, "LOOM_BIND = \"compact\"  (environment)");
-    CHECK_HAS(text, "LOOM_EAGER_MAX = 64K  (environment)");
+    CHECK_HAS(text, "LOOM_EAGER_MAX = 48K  (environment)");
     CHECK_HAS(text, "LOOM_NP = 1  (default)");
     CHECK_HAS(text, "LOOM_TOPOLOGY = \"\"  (default)");
     CHECK_HAS(text, "accepts an integer in 1-1048576");
@@ -50,7 +50,7 @@ int main(void)
         CHECK_HAS(md, heading);
     }
     /* The docs show defaults, never the environment. */
-    CHECK(md && !strstr(md, "compact\n") && !strstr(md, "64K`"));
+    CHECK(md && !strstr(md, "compact\n") && !strstr(md, "48K`"));
     free(md);
     return finish("config_print");
 }

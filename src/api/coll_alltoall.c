@@ -1,0 +1,114 @@
+/* api/coll_alltoall.c — Alltoall, Alltoallv, Alltoallw and their nonblocking forms.
+ * MPI_IN_PLACE as sendbuf: the data to send is taken from recvbuf, laid out as the receive
+ * arguments say (the send count and type arguments are ignored). */
+#include "api/api.h"
+#include "coll/check.h"
+#include "comm/comm.h"
+#include "dt/dt.h"
+
+enum form { PLAIN, V, W };
+
+static int alltoall(const char *fn, enum form f, const void *sendbuf, int sendcount,
+                    const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                    const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
+                    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request, int nb)
+{
+    struct loom_comm *c;
+    int rc = loom__coll_check_comm(fn, comm, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int n = c->sh->size;
+    int in_place = sendbuf == MPI_IN_PLACE;
+    if (!in_place) {
+        if (f == PLAIN)
+            rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, sendcount, sendtype);
+        else if (f == W && sendtypes == NULL)
+            rc = loom__api_error(comm, fn, MPI_ERR_ARG, "sendtypes is NULL");
+        else
+            rc = loom__coll_check_bufv(fn, comm, "sendbuf", sendbuf, sendcounts, sdispls,
+                                       sendtype, f == W ? sendtypes : NULL, n);
+    }
+    if (rc == MPI_SUCCESS) {
+        if (f == PLAIN)
+            rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, recvcount, recvtype);
+        else if (f == W && recvtypes == NULL)
+            rc = loom__api_error(comm, fn, MPI_ERR_ARG, "recvtypes is NULL");
+        else
+            rc = loom__coll_check_bufv(fn, comm, "recvbuf", recvbuf, recvcounts, rdispls,
+                                       recvtype, f == W ? recvtypes : NULL, n);
+    }
+    if (rc == MPI_SUCCESS && !in_place)
+        rc = loom__coll_check_alias(fn, comm, sendbuf, recvbuf,
+                                    f == PLAIN ? sendcount > 0 && sendtype->size > 0 : 1);
+    if (rc == MPI_SUCCESS && nb)
+        rc = loom__coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct loom_coll_args a = {
+        .sbuf = in_place ? NULL : sendbuf, .scount = (size_t)sendcount,
+        .stype = in_place || f == W ? NULL : sendtype,
+        .scounts = in_place ? NULL : sendcounts, .sdispls = in_place ? NULL : sdispls,
+        .stypes = in_place || f != W ? NULL : sendtypes,
+        .rbuf = recvbuf, .rcount = (size_t)recvcount, .rtype = f == W ? NULL : recvtype,
+        .rcounts = recvcounts, .rdispls = rdispls, .rtypes = f == W ? recvtypes : NULL,
+        .in_place = in_place};
+    enum loom_coll_kind kind = f == PLAIN ? LOOM_COLL_ALLTOALL
+                               : f == V   ? LOOM_COLL_ALLTOALLV
+                                          : LOOM_COLL_ALLTOALLW;
+    return loom__coll_call(fn, comm, kind, c, &a, nb ? request : NULL);
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Alltoall");
+    return alltoall("MPI_Alltoall", PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
+                    recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL, 0);
+}
+
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ialltoall");
+    return alltoall("MPI_Ialltoall", PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
+                    recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, request, 1);
+}
+
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Alltoallv");
+    return alltoall("MPI_Alltoallv", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
+                    recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, NULL, 0);
+}
+
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ialltoallv");
+    return alltoall("MPI_Ialltoallv", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
+                    recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, request, 1);
+}
+
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Alltoallw");
+    return alltoall("MPI_Alltoallw", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
+                    recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, NULL, 0);
+}
+
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ialltoallw");
+    return alltoall("MPI_Ialltoallw", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
+                    recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request, 1);
+}

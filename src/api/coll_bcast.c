@@ -1,0 +1,35 @@
+/* api/coll_bcast.c — MPI_Bcast and MPI_Ibcast. */
+#include "api/api.h"
+#include "coll/check.h"
+#include "comm/comm.h"
+
+static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int root,
+                 MPI_Comm comm, MPI_Request *request, int nb)
+{
+    struct loom_comm *c;
+    int rc = loom__coll_check_comm(fn, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_buf(fn, comm, "buffer", buf, count, type);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_root(fn, comm, root, c->sh->size);
+    if (rc == MPI_SUCCESS && nb)
+        rc = loom__coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct loom_coll_args a = {.rbuf = buf, .rcount = (size_t)count, .rtype = type,
+                               .root = root};
+    return loom__coll_call(fn, comm, LOOM_COLL_BCAST, c, &a, nb ? request : NULL);
+}
+
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Bcast");
+    return bcast("MPI_Bcast", buffer, count, datatype, root, comm, NULL, 0);
+}
+
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ibcast");
+    return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, 1);
+}

@@ -1,0 +1,131 @@
+/* api/coll_check.c — the argument checks of the collective calls (coll/check.h) and the
+ * call itself: run the schedule, turn a lower layer's failure into an MPI error. */
+#include "api/api.h"
+#include "coll/check.h"
+#include "coll/op.h"
+#include "comm/comm.h"
+#include "dt/dt.h"
+
+int loom__coll_check_comm(const char *fn, MPI_Comm comm, struct loom_comm **out)
+{
+    struct loom_comm *c = loom__comm_resolve(comm);
+    if (__builtin_expect(c == NULL, 0))
+        return loom__api_error(comm, fn, MPI_ERR_COMM, "%s", loom__comm_invalid_reason(comm));
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+static int check_type(const char *fn, MPI_Comm comm, const char *what, MPI_Datatype type)
+{
+    const char *why;
+    if (__builtin_expect(loom__dt_check_usable(type, &why) != 0, 0))
+        return loom__api_error(comm, fn, MPI_ERR_TYPE, "%s: %s", what, why);
+    return MPI_SUCCESS;
+}
+
+static int check_null(const char *fn, MPI_Comm comm, const char *what, const void *buf,
+                      long long count, MPI_Datatype type)
+{
+    if (buf == MPI_IN_PLACE)
+        return loom__api_error(comm, fn, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, not allowed here",
+                               what);
+    if (buf == NULL && count > 0 && type->size > 0 && type->true_lb == 0)
+        return loom__api_error(comm, fn, MPI_ERR_BUFFER, "%s is NULL with count %lld", what,
+                               count);
+    return MPI_SUCCESS;
+}
+
+int loom__coll_check_buf(const char *fn, MPI_Comm comm, const char *what, const void *buf,
+                         int count, MPI_Datatype type)
+{
+    if (count < 0)
+        return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %d of %s is negative", count,
+                               what);
+    int rc = check_type(fn, comm, what, type);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return check_null(fn, comm, what, buf, count, type);
+}
+
+int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const void *buf,
+                          const int counts[], const int displs[], MPI_Datatype type,
+                          const MPI_Datatype types[], int size)
+{
+    if (counts == NULL)
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "the counts of %s are NULL", what);
+    if (displs == NULL)
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "the displacements of %s are NULL",
+                               what);
+    long long total = 0;
+    for (int r = 0; r < size; r++) {
+        if (counts[r] < 0)
+            return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %d for rank %d of %s is "
+                                   "negative", counts[r], r, what);
+        total += counts[r];
+    }
+    if (types) {
+        for (int r = 0; r < size; r++) {
+            const char *why;
+            if (loom__dt_check_usable(types[r], &why) != 0)
+                return loom__api_error(comm, fn, MPI_ERR_TYPE, "%s: type for rank %d: %s",
+                                       what, r, why);
+        }
+        if (buf == MPI_IN_PLACE)
+            return loom__api_error(comm, fn, MPI_ERR_BUFFER,
+                                   "%s is MPI_IN_PLACE, not allowed here", what);
+        return MPI_SUCCESS;
+    }
+    int rc = check_type(fn, comm, what, type);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return check_null(fn, comm, what, buf, total, type);
+}
+
+int loom__coll_check_root(const char *fn, MPI_Comm comm, int root, int size)
+{
+    if (root < 0 || root >= size)
+        return loom__api_error(comm, fn, MPI_ERR_ROOT, "root %d out of range (communicator "
+                               "size %d)", root, size);
+    return MPI_SUCCESS;
+}
+
+int loom__coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype type)
+{
+    if (op == MPI_OP_NULL)
+        return loom__api_error(comm, fn, MPI_ERR_OP, "op is MPI_OP_NULL");
+    if (!loom__op_valid(op))
+        return loom__api_error(comm, fn, MPI_ERR_OP, "op is not a valid operation (freed?)");
+    const char *why;
+    if (loom__op_check(op, type, &why) != 0)
+        return loom__api_error(comm, fn, MPI_ERR_OP, "%s", why);
+    return MPI_SUCCESS;
+}
+
+int loom__coll_check_alias(const char *fn, MPI_Comm comm, const void *sendbuf,
+                           const void *recvbuf, int holds_data)
+{
+    if (holds_data && sendbuf == recvbuf && sendbuf != NULL)
+        return loom__api_error(comm, fn, MPI_ERR_BUFFER, "sendbuf and recvbuf are the same "
+                               "buffer (use MPI_IN_PLACE)");
+    return MPI_SUCCESS;
+}
+
+int loom__coll_check_request(const char *fn, MPI_Comm comm, MPI_Request *request)
+{
+    if (request == NULL)
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "request is NULL");
+    return MPI_SUCCESS;
+}
+
+int loom__coll_call(const char *fn, MPI_Comm comm, enum loom_coll_kind kind,
+                    struct loom_comm *c, const struct loom_coll_args *a, MPI_Request *request)
+{
+    int mpi_err = MPI_SUCCESS;
+    int rc = loom__coll_run(kind, c, comm, a, request, &mpi_err);
+    if (rc != 0)
+        return loom__api_error_code(comm, fn, rc);
+    if (mpi_err != MPI_SUCCESS)
+        return loom__api_error(comm, fn, mpi_err, "a message of the collective was truncated: "
+                               "the ranks disagree on counts or types");
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,152 @@
+/* api/coll_gather.c — Gather, Gatherv, Allgather, Allgatherv and their nonblocking forms.
+ * MPI_IN_PLACE as sendbuf: at the root for the gathers (its block is already in place), on
+ * every rank for the allgathers. Arguments only significant at the root are checked there. */
+#include "api/api.h"
+#include "coll/check.h"
+#include "comm/comm.h"
+#include "dt/dt.h"
+
+#define NB(req, nb) ((nb) ? (req) : NULL)
+
+/* Gather (rcounts NULL) and Gatherv. */
+static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, const int recvcounts[], const int displs[],
+                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, int nb,
+                  int v)
+{
+    struct loom_comm *c;
+    int rc = loom__coll_check_comm(fn, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_root(fn, comm, root, c->sh->size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int is_root = c->rank == root, n = c->sh->size;
+    int in_place = is_root && sendbuf == MPI_IN_PLACE;
+    if (!in_place)
+        rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, sendcount, sendtype);
+    if (rc == MPI_SUCCESS && is_root) {
+        if (v)
+            rc = loom__coll_check_bufv(fn, comm, "recvbuf", recvbuf, recvcounts, displs,
+                                       recvtype, NULL, n);
+        else
+            rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, recvcount, recvtype);
+        if (rc == MPI_SUCCESS && !in_place)
+            rc = loom__coll_check_alias(fn, comm, sendbuf, recvbuf,
+                                        sendcount > 0 && sendtype->size > 0);
+    }
+    if (rc == MPI_SUCCESS && nb)
+        rc = loom__coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct loom_coll_args a = {.sbuf = in_place ? NULL : sendbuf, .scount = (size_t)sendcount,
+                               .stype = in_place ? NULL : sendtype, .rbuf = recvbuf,
+                               .rcount = (size_t)recvcount, .rtype = is_root ? recvtype : NULL,
+                               .rcounts = v ? recvcounts : NULL, .rdispls = v ? displs : NULL,
+                               .root = root, .in_place = in_place};
+    return loom__coll_call(fn, comm, v ? LOOM_COLL_GATHERV : LOOM_COLL_GATHER, c, &a,
+                           NB(request, nb));
+}
+
+/* Allgather (rcounts NULL) and Allgatherv. */
+static int allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, const int recvcounts[], const int displs[],
+                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, int nb, int v)
+{
+    struct loom_comm *c;
+    int rc = loom__coll_check_comm(fn, comm, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int in_place = sendbuf == MPI_IN_PLACE;
+    if (!in_place)
+        rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, sendcount, sendtype);
+    if (rc == MPI_SUCCESS) {
+        if (v)
+            rc = loom__coll_check_bufv(fn, comm, "recvbuf", recvbuf, recvcounts, displs,
+                                       recvtype, NULL, c->sh->size);
+        else
+            rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, recvcount, recvtype);
+    }
+    if (rc == MPI_SUCCESS && !in_place)
+        rc = loom__coll_check_alias(fn, comm, sendbuf, recvbuf,
+                                    sendcount > 0 && sendtype->size > 0);
+    if (rc == MPI_SUCCESS && nb)
+        rc = loom__coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct loom_coll_args a = {.sbuf = in_place ? NULL : sendbuf, .scount = (size_t)sendcount,
+                               .stype = in_place ? NULL : sendtype, .rbuf = recvbuf,
+                               .rcount = (size_t)recvcount, .rtype = recvtype,
+                               .rcounts = v ? recvcounts : NULL, .rdispls = v ? displs : NULL,
+                               .in_place = in_place};
+    return loom__coll_call(fn, comm, v ? LOOM_COLL_ALLGATHERV : LOOM_COLL_ALLGATHER, c, &a,
+                           NB(request, nb));
+}
+
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Gather");
+    return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
+                  recvtype, root, comm, NULL, 0, 0);
+}
+
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Igather");
+    return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
+                  recvtype, root, comm, request, 1, 0);
+}
+
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Gatherv");
+    return gather("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                  recvtype, root, comm, NULL, 0, 1);
+}
+
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Igatherv");
+    return gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                  recvtype, root, comm, request, 1, 1);
+}
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Allgather");
+    return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+                     NULL, recvtype, comm, NULL, 0, 0);
+}
+
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Iallgather");
+    return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+                     NULL, recvtype, comm, request, 1, 0);
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Allgatherv");
+    return allgather("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                     displs, recvtype, comm, NULL, 0, 1);
+}
+
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Iallgatherv");
+    return allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                     displs, recvtype, comm, request, 1, 1);
+}

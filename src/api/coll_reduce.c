@@ -1,0 +1,230 @@
+/* api/coll_reduce.c — the reductions: Reduce, Allreduce, Reduce_scatter(_block), Scan,
+ * Exscan and their nonblocking forms. MPI_IN_PLACE as sendbuf where the standard allows it
+ * (Reduce: at the root only); sendbuf == recvbuf otherwise is MPI_ERR_BUFFER, except on
+ * non-root ranks of Reduce, where recvbuf is not significant (MPICH and Open MPI accept it,
+ * and programs rely on it). */
+#include <stdlib.h>
+#include "api/api.h"
+#include "coll/check.h"
+#include "comm/comm.h"
+#include "dt/dt.h"
+
+#define NB(req, nb) ((nb) ? (req) : NULL)
+
+/* sendbuf (or MPI_IN_PLACE when in_place_ok) and recvbuf of count elements, and the op. */
+static int check_pair(const char *fn, MPI_Comm comm, const void *sendbuf, void *recvbuf,
+                      int count, MPI_Datatype type, MPI_Op op, int in_place_ok)
+{
+    int rc = MPI_SUCCESS;
+    if (!(in_place_ok && sendbuf == MPI_IN_PLACE))
+        rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, count, type);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, count, type);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_alias(fn, comm, sendbuf, recvbuf, count > 0 && type->size > 0);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_op(fn, comm, op, type);
+    return rc;
+}
+
+static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request,
+                  int nb)
+{
+    struct loom_comm *c;
+    int rc = loom__coll_check_comm(fn, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_root(fn, comm, root, c->sh->size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int is_root = c->rank == root;
+    if (is_root) {
+        rc = check_pair(fn, comm, sendbuf, recvbuf, count, type, op, 1);
+    } else {
+        rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, count, type);
+        if (rc == MPI_SUCCESS)
+            rc = loom__coll_check_op(fn, comm, op, type);
+    }
+    if (rc == MPI_SUCCESS && nb)
+        rc = loom__coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int in_place = is_root && sendbuf == MPI_IN_PLACE;
+    struct loom_coll_args a = {.sbuf = in_place ? NULL : sendbuf, .rbuf = recvbuf,
+                               .scount = (size_t)count, .stype = type, .rcount = (size_t)count,
+                               .rtype = type, .op = op, .root = root, .in_place = in_place};
+    return loom__coll_call(fn, comm, LOOM_COLL_REDUCE, c, &a, NB(request, nb));
+}
+
+/* Allreduce, Scan, Exscan: the same arguments on every rank. */
+static int everyone(const char *fn, enum loom_coll_kind kind, const void *sendbuf,
+                    void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *request, int nb)
+{
+    struct loom_comm *c;
+    int rc = loom__coll_check_comm(fn, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = check_pair(fn, comm, sendbuf, recvbuf, count, type, op, 1);
+    if (rc == MPI_SUCCESS && nb)
+        rc = loom__coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int in_place = sendbuf == MPI_IN_PLACE;
+    struct loom_coll_args a = {.sbuf = in_place ? NULL : sendbuf, .rbuf = recvbuf,
+                               .scount = (size_t)count, .stype = type, .rcount = (size_t)count,
+                               .rtype = type, .op = op, .in_place = in_place};
+    return loom__coll_call(fn, comm, kind, c, &a, NB(request, nb));
+}
+
+/* Reduce_scatter(_block): recvcounts given, or one count for every rank (block). */
+static int reduce_scatter(const char *fn, enum loom_coll_kind kind, const void *sendbuf,
+                          void *recvbuf, const int recvcounts[], int block, MPI_Datatype type,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request, int nb)
+{
+    struct loom_comm *c;
+    int rc = loom__coll_check_comm(fn, comm, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int n = c->sh->size;
+    if (kind == LOOM_COLL_REDUCE_SCATTER && recvcounts == NULL)
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "recvcounts is NULL");
+    if (kind == LOOM_COLL_REDUCE_SCATTER_BLOCK && block < 0)
+        return loom__api_error(comm, fn, MPI_ERR_COUNT, "recvcount %d is negative", block);
+    long long total = 0;
+    for (int r = 0; kind == LOOM_COLL_REDUCE_SCATTER && r < n; r++) {
+        if (recvcounts[r] < 0)
+            return loom__api_error(comm, fn, MPI_ERR_COUNT, "recvcounts[%d] = %d is negative",
+                                   r, recvcounts[r]);
+        total += recvcounts[r];
+    }
+    if (kind == LOOM_COLL_REDUCE_SCATTER_BLOCK)
+        total = (long long)block * n;
+    if (total > 0x7fffffff)
+        return loom__api_error(comm, fn, MPI_ERR_COUNT, "the counts add up to %lld, more "
+                               "than an int", total);
+    int mine = kind == LOOM_COLL_REDUCE_SCATTER ? recvcounts[c->rank] : block;
+    if (sendbuf != MPI_IN_PLACE)
+        rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, (int)total, type);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf,
+                                  sendbuf == MPI_IN_PLACE ? (int)total : mine, type);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_alias(fn, comm, sendbuf, recvbuf, mine > 0 && type->size > 0);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_op(fn, comm, op, type);
+    if (rc == MPI_SUCCESS && nb)
+        rc = loom__coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int *counts = NULL; /* the block form's counts, for the builder only: freed below */
+    if (kind == LOOM_COLL_REDUCE_SCATTER_BLOCK) {
+        counts = malloc((size_t)n * sizeof *counts);
+        if (counts == NULL)
+            return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
+        for (int r = 0; r < n; r++)
+            counts[r] = block;
+    }
+    int in_place = sendbuf == MPI_IN_PLACE;
+    struct loom_coll_args a = {.sbuf = in_place ? NULL : sendbuf, .rbuf = recvbuf,
+                               .scount = (size_t)total, .stype = type, .rcount = (size_t)mine,
+                               .rtype = type, .rcounts = counts ? counts : recvcounts,
+                               .op = op, .in_place = in_place};
+    rc = loom__coll_call(fn, comm, kind, c, &a, NB(request, nb));
+    free(counts);
+    return rc;
+}
+
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               int root, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Reduce");
+    return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0);
+}
+
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ireduce");
+    return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request, 1);
+}
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Allreduce");
+    return everyone("MPI_Allreduce", LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op,
+                    comm, NULL, 0);
+}
+
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Iallreduce");
+    return everyone("MPI_Iallreduce", LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype,
+                    op, comm, request, 1);
+}
+
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Scan");
+    return everyone("MPI_Scan", LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                    NULL, 0);
+}
+
+int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Iscan");
+    return everyone("MPI_Iscan", LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                    request, 1);
+}
+
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Exscan");
+    return everyone("MPI_Exscan", LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                    NULL, 0);
+}
+
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Iexscan");
+    return everyone("MPI_Iexscan", LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op,
+                    comm, request, 1);
+}
+
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Reduce_scatter");
+    return reduce_scatter("MPI_Reduce_scatter", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
+                          recvcounts, 0, datatype, op, comm, NULL, 0);
+}
+
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ireduce_scatter");
+    return reduce_scatter("MPI_Ireduce_scatter", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
+                          recvcounts, 0, datatype, op, comm, request, 1);
+}
+
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Reduce_scatter_block");
+    return reduce_scatter("MPI_Reduce_scatter_block", LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
+                          recvbuf, NULL, recvcount, datatype, op, comm, NULL, 0);
+}
+
+int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                              MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ireduce_scatter_block");
+    return reduce_scatter("MPI_Ireduce_scatter_block", LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
+                          recvbuf, NULL, recvcount, datatype, op, comm, request, 1);
+}

@@ -1,0 +1,82 @@
+/* api/coll_scatter.c — Scatter, Scatterv and their nonblocking forms. MPI_IN_PLACE as recvbuf
+ * at the root (its block stays in sendbuf). Arguments only significant at the root are
+ * checked there. */
+#include "api/api.h"
+#include "coll/check.h"
+#include "comm/comm.h"
+#include "dt/dt.h"
+
+/* Scatter (sendcounts NULL) and Scatterv. */
+static int scatter(const char *fn, const void *sendbuf, int sendcount, const int sendcounts[],
+                   const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, int nb,
+                   int v)
+{
+    struct loom_comm *c;
+    int rc = loom__coll_check_comm(fn, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_root(fn, comm, root, c->sh->size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int is_root = c->rank == root;
+    int in_place = is_root && recvbuf == MPI_IN_PLACE;
+    if (is_root) {
+        if (v)
+            rc = loom__coll_check_bufv(fn, comm, "sendbuf", sendbuf, sendcounts, displs,
+                                       sendtype, NULL, c->sh->size);
+        else
+            rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, sendcount, sendtype);
+    }
+    if (rc == MPI_SUCCESS && !in_place)
+        rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, recvcount, recvtype);
+    if (rc == MPI_SUCCESS && is_root && !in_place)
+        rc = loom__coll_check_alias(fn, comm, sendbuf, recvbuf,
+                                    recvcount > 0 && recvtype->size > 0);
+    if (rc == MPI_SUCCESS && nb)
+        rc = loom__coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct loom_coll_args a = {.sbuf = sendbuf, .scount = (size_t)sendcount,
+                               .stype = is_root ? sendtype : NULL,
+                               .scounts = v ? sendcounts : NULL, .sdispls = v ? displs : NULL,
+                               .rbuf = in_place ? NULL : recvbuf, .rcount = (size_t)recvcount,
+                               .rtype = in_place ? NULL : recvtype, .root = root,
+                               .in_place = in_place};
+    return loom__coll_call(fn, comm, v ? LOOM_COLL_SCATTERV : LOOM_COLL_SCATTER, c, &a,
+                           nb ? request : NULL);
+}
+
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Scatter");
+    return scatter("MPI_Scatter", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
+                   recvtype, root, comm, NULL, 0, 0);
+}
+
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Iscatter");
+    return scatter("MPI_Iscatter", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
+                   recvtype, root, comm, request, 1, 0);
+}
+
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Scatterv");
+    return scatter("MPI_Scatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,
+                   recvtype, root, comm, NULL, 0, 1);
+}
+
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Iscatterv");
+    return scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
+                   recvcount, recvtype, root, comm, request, 1, 1);
+}

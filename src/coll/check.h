@@ -1,0 +1,35 @@
+/* coll/check.h — argument checks shared by the collective entry points (api/coll_*.c,
+ * api/barrier.c; defined in api/coll_check.c). Each returns MPI_SUCCESS, or the error class
+ * already reported through the communicator's error handler with a one-line reason. */
+#ifndef LOOM_COLL_CHECK_H
+#define LOOM_COLL_CHECK_H
+#include "mpi.h"
+#include "coll/coll.h"
+
+struct loom_comm;
+
+/* The communicator (an intracommunicator the calling rank belongs to) into *out. */
+int loom__coll_check_comm(const char *fn, MPI_Comm comm, struct loom_comm **out);
+/* A buffer argument named `what` ("sendbuf"): count >= 0, a usable datatype, not NULL when
+ * it holds data, not MPI_IN_PLACE (callers handle the places where it is allowed). */
+int loom__coll_check_buf(const char *fn, MPI_Comm comm, const char *what, const void *buf,
+                         int count, MPI_Datatype type);
+/* The same for a vector argument: counts[] (and displs[] when non-NULL) for every rank;
+ * types[] when non-NULL (alltoallw) instead of type. */
+int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const void *buf,
+                          const int counts[], const int displs[], MPI_Datatype type,
+                          const MPI_Datatype types[], int size);
+/* root in [0, size). */
+int loom__coll_check_root(const char *fn, MPI_Comm comm, int root, int size);
+/* op is a live operation that may be applied to type. */
+int loom__coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype type);
+/* sendbuf and recvbuf are the same address while both hold data: MPI_ERR_BUFFER (the
+ * standard asks for MPI_IN_PLACE instead). */
+int loom__coll_check_alias(const char *fn, MPI_Comm comm, const void *sendbuf,
+                           const void *recvbuf, int holds_data);
+/* Nonblocking calls: the request pointer. */
+int loom__coll_check_request(const char *fn, MPI_Comm comm, MPI_Request *request);
+/* Run the collective (request NULL: blocking) and report what went wrong. */
+int loom__coll_call(const char *fn, MPI_Comm comm, enum loom_coll_kind kind,
+                    struct loom_comm *c, const struct loom_coll_args *a, MPI_Request *request);
+#endif

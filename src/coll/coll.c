@@ -1,0 +1,132 @@
+/* coll/coll.c — one collective call: pick the algorithm, build the calling rank's schedule,
+ * cut it for split-tree, then run it (blocking) or start it (nonblocking). */
+#include "coll/alg.h"
+#include "comm/comm.h"
+#include "core/error.h"
+
+typedef void (*builder_fn)(struct loom_sched *s, const struct loom_coll_args *a);
+
+static void barrier_dissemination(struct loom_sched *s, const struct loom_coll_args *a)
+{
+    (void)a;
+    loom__alg_barrier_dissemination(s);
+}
+
+static void barrier_linear(struct loom_sched *s, const struct loom_coll_args *a)
+{
+    (void)a;
+    loom__alg_barrier_linear(s);
+}
+
+static builder_fn builder(enum loom_coll_kind kind, enum loom_coll_alg alg)
+{
+    int lin = alg == LOOM_ALG_LINEAR;
+    switch (kind) {
+    case LOOM_COLL_BARRIER:
+        return lin ? barrier_linear : barrier_dissemination;
+    case LOOM_COLL_BCAST:
+        return lin ? loom__alg_bcast_linear : loom__alg_bcast_binomial;
+    case LOOM_COLL_REDUCE:
+        return lin ? loom__alg_reduce_linear : loom__alg_reduce_binomial;
+    case LOOM_COLL_ALLREDUCE:
+        return alg == LOOM_ALG_REDUCE_BCAST ? loom__alg_allreduce_reduce_bcast
+                                            : loom__alg_allreduce_recursive_doubling;
+    case LOOM_COLL_GATHER:
+        return lin ? loom__alg_gather_linear : loom__alg_gather_binomial;
+    case LOOM_COLL_GATHERV:
+        return loom__alg_gatherv_linear;
+    case LOOM_COLL_SCATTER:
+        return lin ? loom__alg_scatter_linear : loom__alg_scatter_binomial;
+    case LOOM_COLL_SCATTERV:
+        return loom__alg_scatterv_linear;
+    case LOOM_COLL_ALLGATHER:
+        return lin ? loom__alg_allgather_linear : loom__alg_allgather_ring;
+    case LOOM_COLL_ALLGATHERV:
+        return lin ? loom__alg_allgatherv_linear : loom__alg_allgatherv_ring;
+    case LOOM_COLL_ALLTOALL:
+        return lin ? loom__alg_alltoall_linear : loom__alg_alltoall_pairwise;
+    case LOOM_COLL_ALLTOALLV:
+        return lin ? loom__alg_alltoallv_linear : loom__alg_alltoallv_pairwise;
+    case LOOM_COLL_ALLTOALLW:
+        return lin ? loom__alg_alltoallw_linear : loom__alg_alltoallw_pairwise;
+    case LOOM_COLL_REDUCE_SCATTER:
+    case LOOM_COLL_REDUCE_SCATTER_BLOCK:
+        return lin ? loom__alg_reduce_scatter_linear : loom__alg_reduce_scatter_reduce_scatterv;
+    case LOOM_COLL_SCAN:
+        return loom__alg_scan_chain;
+    case LOOM_COLL_EXSCAN:
+        return loom__alg_exscan_chain;
+    default:
+        return NULL;
+    }
+}
+
+/* The size that selection looks at: the whole vector for reductions and bcast, one rank's
+ * block for the gathers, scatters and all-to-alls. */
+static size_t selection_bytes(enum loom_coll_kind kind, const struct loom_coll_args *a,
+                              int is_root)
+{
+    switch (kind) {
+    case LOOM_COLL_BARRIER:
+        return 0;
+    case LOOM_COLL_BCAST:
+    case LOOM_COLL_ALLGATHER:
+    case LOOM_COLL_ALLGATHERV:
+    case LOOM_COLL_ALLTOALL:
+    case LOOM_COLL_ALLTOALLV:
+    case LOOM_COLL_ALLTOALLW:
+        return a->rtype ? loom__dt_stream_size(a->rtype, a->rcount) : 0;
+    case LOOM_COLL_GATHER: /* every rank must pick the same: the root's receive side */
+        return is_root ? loom__dt_stream_size(a->rtype, a->rcount)
+                       : loom__dt_stream_size(a->stype, a->scount);
+    case LOOM_COLL_SCATTER:
+        return is_root ? loom__dt_stream_size(a->stype, a->scount)
+                       : loom__dt_stream_size(a->rtype, a->rcount);
+    case LOOM_COLL_GATHERV:
+    case LOOM_COLL_SCATTERV:
+        return 0; /* one algorithm */
+    default:
+        return a->stype ? loom__dt_stream_size(a->stype, a->scount) : 0;
+    }
+}
+
+static int is_tree(enum loom_coll_alg alg)
+{
+    return alg == LOOM_ALG_BINOMIAL || alg == LOOM_ALG_REDUCE_BCAST;
+}
+
+/* A nonblocking collective keeps the user's types alive until it ends. */
+static void keep_types(struct loom_sched *s, const struct loom_coll_args *a)
+{
+    loom__sched_keep_type(s, a->stype);
+    loom__sched_keep_type(s, a->rtype);
+    for (int r = 0; r < s->size; r++) {
+        if (a->stypes)
+            loom__sched_keep_type(s, a->stypes[r]);
+        if (a->rtypes)
+            loom__sched_keep_type(s, a->rtypes[r]);
+    }
+}
+
+int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
+                   const struct loom_coll_args *a, MPI_Request *req, int *mpi_err)
+{
+    int n = c->sh->size;
+    int S = req ? loom__coll_split_s(kind, n) : -1;
+    enum loom_coll_alg alg = loom__coll_select(kind, n, selection_bytes(kind, a, c->rank == a->root),
+                                               a->op ? a->op->commutative : 1, S >= 0);
+    builder_fn build = builder(kind, alg);
+    if (!build)
+        return LOOM_ERR_INTERN;
+    struct loom_sched *s = loom__sched_new(c, h);
+    if (!s)
+        return LOOM_ERR_NOMEM;
+    if (req)
+        keep_types(s, a);
+    build(s, a);
+    loom__coll_split_apply(s, is_tree(alg) ? S : -1);
+    loom__sched_merge_sends(s);
+    if (!req)
+        return loom__sched_run(s, mpi_err);
+    return loom__sched_start(s, req);
+}

@@ -1,0 +1,89 @@
+/* tests/op/op_check.h — helpers for the unit tests of the reduction operations: counting
+ * checks that print got/expected, the predefined operations by kind, and shorthands to build
+ * derived types through the internal constructors. A test's main returns op_result(). */
+#ifndef LOOM_TESTS_OP_CHECK_H
+#define LOOM_TESTS_OP_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/op.h"
+#include "core/error.h"
+#include "dt/dt.h"
+
+static int op_failures;
+
+#define CHECK(cond)                                                                            \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);           \
+            op_failures++;                                                                     \
+        }                                                                                      \
+    } while (0)
+
+#define CHECK_INT(got, want)                                                                   \
+    do {                                                                                       \
+        long long g_ = (long long)(got), w_ = (long long)(want);                               \
+        if (g_ != w_) {                                                                        \
+            fprintf(stderr, "%s:%d: %s: got %lld, expected %lld\n", __FILE__, __LINE__, #got,  \
+                    g_, w_);                                                                   \
+            op_failures++;                                                                     \
+        }                                                                                      \
+    } while (0)
+
+static inline int op_result(void)
+{
+    if (op_failures)
+        fprintf(stderr, "%d check(s) failed\n", op_failures);
+    return op_failures ? 1 : 0;
+}
+
+/* The predefined operations, indexed by enum loom_op_kind. */
+static struct loom_op *const op_by_kind[LOOM_OP_NKINDS] = {
+    &loom_mpi_max,  &loom_mpi_min,  &loom_mpi_sum,    &loom_mpi_prod,    &loom_mpi_land,
+    &loom_mpi_band, &loom_mpi_lor,  &loom_mpi_bor,    &loom_mpi_lxor,    &loom_mpi_bxor,
+    &loom_mpi_minloc, &loom_mpi_maxloc, &loom_mpi_replace, &loom_mpi_no_op};
+
+/* Stop the test when a constructor fails (nothing else can be checked). */
+static inline struct loom_datatype *op_must(int rc, struct loom_datatype *t, const char *what)
+{
+    if (rc != 0 || t == NULL) {
+        fprintf(stderr, "building %s failed: %d\n", what, rc);
+        exit(1);
+    }
+    return t;
+}
+
+static inline struct loom_datatype *mk_contig(size_t n, struct loom_datatype *old)
+{
+    struct loom_datatype *t = NULL;
+    int rc = loom__dt_contiguous(n, old, &t);
+    return op_must(rc, t, "contiguous");
+}
+
+static inline struct loom_datatype *mk_hvector(size_t count, size_t blen, ptrdiff_t stride,
+                                               struct loom_datatype *old)
+{
+    struct loom_datatype *t = NULL;
+    int rc = loom__dt_hvector(count, blen, stride, old, MPI_COMBINER_HVECTOR, &t);
+    return op_must(rc, t, "hvector");
+}
+
+static inline struct loom_datatype *mk_struct(size_t count, const size_t *blens,
+                                              const ptrdiff_t *disps,
+                                              struct loom_datatype *const *types)
+{
+    struct loom_datatype *t = NULL;
+    int rc = loom__dt_blocks(count, blens, disps, types, NULL, MPI_COMBINER_STRUCT, &t);
+    return op_must(rc, t, "struct");
+}
+
+static inline struct loom_datatype *mk_resized(struct loom_datatype *old, ptrdiff_t lb,
+                                               ptrdiff_t extent)
+{
+    struct loom_datatype *t = NULL;
+    int rc = loom__dt_resized(old, lb, extent, &t);
+    return op_must(rc, t, "resized");
+}
+#endif
