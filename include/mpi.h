@@ -21,6 +21,18 @@ extern "C" {
 
 #define LOOM_API __attribute__((visibility("default")))
 
+/* LOOM_SHARED keeps one global or static variable shared by all ranks when loomcc privatizes
+ * the program's globals (the default; docs/privatize.md): `LOOM_SHARED int hits;`. Put it on
+ * every declaration of the variable. Without loomcc's plugin it means nothing. */
+#if defined(__has_attribute)
+#if __has_attribute(loom_shared)
+#define LOOM_SHARED __attribute__((loom_shared))
+#endif
+#endif
+#ifndef LOOM_SHARED
+#define LOOM_SHARED
+#endif
+
 #define MPI_VERSION 3
 #define MPI_SUBVERSION 1
 #define LOOM_VERSION_MAJOR 0

@@ -50,6 +50,20 @@ static void drop(struct loom_sched *s)
     loom__store_release(&s->busy, 0);
 }
 
+/* Once the schedule is built (its ops array no longer moves) and before anyone may look at
+ * it: every send and receive gets its request, owned by the building rank. Waiters read the
+ * requests' `flags` while a round runs, so they are never re-initialized afterwards. */
+static void init_requests(struct loom_sched *s)
+{
+    for (int i = 0; i < s->nops; i++) {
+        struct loom_sop *o = &s->ops[i];
+        if (o->kind == LOOM_SOP_SEND)
+            loom__req_init_stack(&o->req, LOOM_REQ_SEND);
+        else if (o->kind == LOOM_SOP_RECV)
+            loom__req_init_stack(&o->req, LOOM_REQ_RECV);
+    }
+}
+
 static void start_p2p(struct loom_sched *s, struct loom_sop *o)
 {
     struct loom_request *r = &o->req;
@@ -172,6 +186,7 @@ int loom__sched_run(struct loom_sched *s, int *mpi_err)
         loom__sched_free(s);
         return LOOM_ERR_NOMEM;
     }
+    init_requests(s);
     loom__sched_run_blocking(s, s->nrounds);
     *mpi_err = s->err;
     loom__sched_free(s);
@@ -317,6 +332,7 @@ int loom__sched_start(struct loom_sched *s, MPI_Request *out)
     r->on_complete_arg = s;
     r->drive = drive;
     s->req = r;
+    init_requests(s);
     struct loom_rank *me = loom__self;
     s->task.fn = task_fn;
     s->task.arg = s;

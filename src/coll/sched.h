@@ -49,8 +49,9 @@ struct loom_sop {
     const void *src;
     size_t scount;
     struct loom_datatype *stype;
-    struct loom_request req; /* sends and receives: initialized at build time (so the rank
-                                that builds owns it), filled and started with its round */
+    struct loom_request req; /* sends and receives: initialized when the schedule is run or
+                                started (owned by the rank that built it), filled and started
+                                with its round */
 };
 
 /* Round tags: direction and tree level (0 = not part of a tree). */

@@ -11,8 +11,10 @@
 #include "core/atomic.h"
 #include "core/config.h"
 #include "core/event.h"
+#include "core/privatize.h"
 #include "core/rank.h"
 #include "core/runtime.h"
+#include "core/start_order.h"
 #include "mpi.h"
 #include "topo/topo.h"
 
@@ -53,6 +55,8 @@ static void *rank_thread(void *p)
     loom__self = r;
     if (loom__topo_bind_thread(loom__job.topo, r->cpuset, err, sizeof err) != 0)
         loom__log("warning: cannot bind: %s", err);
+    /* Privatized globals: store this rank's addresses into its own copies (core/privatize.h). */
+    loom__privatize_rank_start();
     int code = user_main(r->argc, r->argv);
     loom__rank_finish(r, code);
     return NULL;
@@ -147,10 +151,14 @@ int loom_run(int argc, char **argv, int (*rank_main)(int argc, char **argv))
     int started = 0;
     for (; started < j->nranks; started++) {
         struct loom_rank *r = &j->ranks[started];
+        /* Start order: one rank at a time until its MPI_Init, getopt reset for each
+         * (core/start_order.h). */
+        loom__start_order_before(r);
         if (pthread_create(&r->thread, NULL, rank_thread, r) != 0) {
             loom__log("cannot start rank thread %d of %d", started, j->nranks);
             loom__job_abort(1);
         }
+        loom__start_order_wait(r);
     }
     for (int i = 0; i < started; i++)
         pthread_join(j->ranks[i].thread, NULL);

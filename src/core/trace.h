@@ -4,7 +4,8 @@
  * Trace points sit in other layers' code, one line each:
  *   LOOM_TRACE_API_SCOPE(fn)    in LOOM_API_ENTER (api/api.h): the thread is inside MPI call fn
  *                               until the function returns (a cleanup variable records the
- *                               exit on every return path; nested MPI calls count once);
+ *                               exit on every return path; nested MPI calls count once;
+ *                               fn must live until the job ends: a string literal);
  *   LOOM_TRACE_WAIT_SCOPE()     at the top of loom__wait_until (core/event.c): the thread waits
  *                               (a progress thread: is idle) until the wait returns;
  *   LOOM_TRACE_TASK_SCOPE(own)  at the top of the keypoint's run() (task/keypoint.c): the thread

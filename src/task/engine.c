@@ -159,7 +159,10 @@ int loom__task_submit(struct loom_task *t)
                                                  memory_order_acq_rel, memory_order_relaxed))
         return -1;
     atomic_store_explicit(&t->cancel, 0, memory_order_relaxed);
-    struct loom_task_queue *q = &e->q[t->queue];
+    /* Once enqueued, the task may be taken, run and freed by another worker at once: read
+     * what the wake-up needs first, and never touch t afterwards. */
+    int qi = t->queue, strict = t->strict;
+    struct loom_task_queue *q = &e->q[qi];
     loom__task_enqueue(q, t);
     /* Wake sleeping workers that may run it: those whose chain holds the queue, and for a
      * stealable task every stealing worker. The fence pairs with the sleeper's fence in
@@ -172,7 +175,7 @@ int loom__task_submit(struct loom_task *t)
         struct loom_task_worker *w = loom__load_acquire(&e->workers[i]);
         if (w == NULL)
             continue;
-        if ((!t->strict && w->steal) || on_chain(e->q, w->home, t->queue))
+        if ((!strict && w->steal) || on_chain(e->q, w->home, qi))
             loom__event_notify(w->event);
     }
     return 0;
