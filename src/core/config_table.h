@@ -41,7 +41,7 @@
       "the machine to place ranks on (empty = this machine); on a synthetic or XML "           \
       "topology (e.g. `package:2 numa:1 l3:1 l2:2 core:2 pu:1`) ranks are placed "             \
       "logically but not bound")                                                               \
-    X(SPIN, INT, "2000", "0-1000000000", NULL,                                                 \
+    X(SPIN, INT, "200", "0-1000000000", NULL,                                                  \
       "polls a waiting thread makes before it yields")                                         \
     X(YIELD, INT, "20", "0-1000000000", NULL,                                                  \
       "yields a waiting thread makes before it sleeps on a futex")                             \

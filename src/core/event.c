@@ -10,7 +10,7 @@
 #include "core/event.h"
 #include "core/trace.h"
 
-unsigned loom__wait_spin = 2000;
+unsigned loom__wait_spin = 200;
 unsigned loom__wait_yield = 20;
 loom_wait_progress_fn loom__wait_progress;
 loom_wait_work_fn loom__wait_has_work;

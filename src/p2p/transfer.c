@@ -5,8 +5,9 @@
  * LOOM_COPY_CHUNK moves as chunk tasks of the task engine, unless LOOM_PROGRESS=inline: the
  * tasks are queued on the receiver's home queue and are stealable, so the receiver waiting,
  * the sender waiting, another rank waiting nearby or a progress thread may each copy a part;
- * whoever lands the last chunk completes both requests. A smaller one is copied by the thread
- * that found the match, with no lock held. */
+ * whoever lands the last chunk completes both requests. A rendezvous-sized message matched
+ * inside a nonblocking call is a (one-chunk) task too, so its initiator can go on computing.
+ * Otherwise the thread that found the match copies it, with no lock held. */
 #include <stdlib.h>
 #include "core/atomic.h"
 #include "core/rank.h"
@@ -70,7 +71,13 @@ void loom__p2p_transfer(struct loom_request *s, struct loom_request *r)
     size_t bytes = loom__dt_stream_size(s->type, s->count);
     size_t cap = loom__dt_stream_size(r->type, r->count);
     size_t n = bytes < cap ? bytes : cap;
-    if (loom__p2p_copy_tasks && n > loom__p2p_copy_chunk && r->owner) {
+    /* Tasks when the message spans several chunks, or when it is rendezvous-sized and the
+     * call that matched it does not block (a heap request: MPI_Isend/MPI_Irecv): its caller
+     * is about to compute, so a rank that waits (or a progress thread) should copy it. A
+     * blocking caller is going to wait anyway: it copies a one-chunk message itself. */
+    struct loom_request *mine = s->owner == loom__self ? s : r;
+    int delegate = n > loom__p2p_copy_chunk || (n > loom__p2p_eager_max && mine->heap);
+    if (loom__p2p_copy_tasks && delegate && r->owner) {
         size_t nchunks = (n + loom__p2p_copy_chunk - 1) / loom__p2p_copy_chunk;
         struct copy *c = malloc(sizeof *c + nchunks * sizeof c->tasks[0]);
         if (c) {
