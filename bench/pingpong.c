@@ -10,7 +10,9 @@
  *              (10^6 bytes per second), for 1 KiB .. 4 MiB. The window is 64 messages, fewer
  *              above 1 MiB so that one window is at most 64 MiB (32 at 2 MiB, 16 at 4 MiB).
  *              As in osu_bw, every message of a window uses the same send buffer and the same
- *              receive buffer, so the numbers compare with the usual published ones.
+ *              receive buffer, so the numbers compare with the usual published ones; with -d
+ *              each receive of a window gets a buffer of its own (what an application would
+ *              do: two threads copying into one buffer at once fight over its cache lines).
  *
  * Method: for each size, a few untimed warm-up iterations, then RUNS timed runs of N
  * iterations each (N shrinks as the size grows, so each run moves about the same number of
@@ -21,11 +23,12 @@
  * Output (stdout, rank 0): comment lines starting with '#', a header `test,bytes,value,unit`,
  * then one CSV line per test and size.
  *
- * Usage: pingpong [-q] [-r RUNS] [-t lat|bw|all] [-m MAXBYTES]
+ * Usage: pingpong [-q] [-d] [-r RUNS] [-t lat|bw|all] [-m MAXBYTES]
  *   -q  quick: 3 runs, a tenth of the iterations (a smoke test, noisy numbers)
  *   -r  timed runs per size (default 7)
  *   -t  which test (default all)
  *   -m  largest size (default 4194304)
+ *   -d  bandwidth: a distinct receive buffer for each message of a window (test "bandwidth_d")
  *
  * Note for thread-based runtimes such as loom: every rank runs main() in the same process, so
  * this program keeps all its state in locals and never uses getopt (global optind). */
@@ -47,6 +50,7 @@ struct options {
     int runs;
     int do_lat;
     int do_bw;
+    int distinct;
     size_t max_bytes;
 };
 
@@ -56,12 +60,15 @@ static const char *parse(int argc, char **argv, struct options *o)
     o->quick = 0;
     o->runs = 7;
     o->do_lat = o->do_bw = 1;
+    o->distinct = 0;
     o->max_bytes = (size_t)4 << 20;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-q") == 0) {
             o->quick = 1;
             o->runs = 3;
+        } else if (strcmp(a, "-d") == 0) {
+            o->distinct = 1;
         } else if (strcmp(a, "-r") == 0 && i + 1 < argc) {
             o->runs = atoi(argv[++i]);
             if (o->runs < 1)
@@ -184,7 +191,8 @@ static void latency(int rank, const struct options *o, unsigned char *sbuf, unsi
 #endif
 
 /* One window: rank 0 sends `window` messages, rank 1 receives them and acks. */
-static void window_once(int rank, unsigned char *sbuf, unsigned char *rbuf, int n, int window)
+static void window_once(int rank, unsigned char *sbuf, unsigned char *rbuf, int n, int window,
+                        size_t stride)
 {
     MPI_Request req[MAX_WINDOW];
     int ack = 0;
@@ -195,7 +203,8 @@ static void window_once(int rank, unsigned char *sbuf, unsigned char *rbuf, int 
         MPI_Recv(&ack, 1, MPI_INT, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
         for (int w = 0; w < window; w++)
-            MPI_Irecv(rbuf, n, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD, &req[w]);
+            MPI_Irecv(rbuf + (size_t)w * stride, n, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD,
+                      &req[w]);
         MPI_Waitall(window, req, MPI_STATUSES_IGNORE);
         MPI_Send(&ack, 1, MPI_INT, 0, TAG_ACK, MPI_COMM_WORLD);
     }
@@ -215,27 +224,29 @@ static void bandwidth(int rank, const struct options *o, unsigned char *sbuf,
         long iters = iterations(size * (size_t)window, o->quick ? 64e6 : 1024e6,
                                 o->quick ? 2 : 8, o->quick ? 200 : 2000);
         long warm = iters / 10 + 1;
+        size_t stride = o->distinct ? size : 0;
 
         /* Check once, with a single message outside the timed loop. */
         if (rank == 0)
             fill(sbuf, size, 0);
         else
             memset(rbuf, 0xee, size);
-        window_once(rank, sbuf, rbuf, n, 1);
+        window_once(rank, sbuf, rbuf, n, 1, 0);
         if (rank == 1)
             check(rbuf, size, 0, "bandwidth", rank);
 
         for (int r = 0; r < o->runs; r++) {
             for (long i = 0; i < warm; i++)
-                window_once(rank, sbuf, rbuf, n, window);
+                window_once(rank, sbuf, rbuf, n, window, stride);
             double t0 = MPI_Wtime();
             for (long i = 0; i < iters; i++)
-                window_once(rank, sbuf, rbuf, n, window);
+                window_once(rank, sbuf, rbuf, n, window, stride);
             double t1 = MPI_Wtime();
             bw[r] = (double)size * (double)window * (double)iters / (t1 - t0) / 1e6;
         }
         if (rank == 0) {
-            printf("bandwidth,%zu,%.1f,MB/s\n", size, median(bw, o->runs));
+            printf("%s,%zu,%.1f,MB/s\n", o->distinct ? "bandwidth_d" : "bandwidth", size,
+                   median(bw, o->runs));
             fflush(stdout);
         }
     }
@@ -254,7 +265,7 @@ int main(int argc, char **argv)
         bad = "needs 2 ranks (ranks above 1 stay idle)";
     if (bad) {
         if (rank == 0)
-            fprintf(stderr, "pingpong: %s\nusage: pingpong [-q] [-r RUNS] [-t lat|bw|all] "
+            fprintf(stderr, "pingpong: %s\nusage: pingpong [-q] [-d] [-r RUNS] [-t lat|bw|all] "
                             "[-m MAXBYTES]\n", bad);
         MPI_Finalize();
         return 2;
@@ -264,11 +275,15 @@ int main(int argc, char **argv)
         /* Page-aligned buffers, touched before any timing. */
         size_t cap = o.max_bytes < 64 ? 64 : o.max_bytes;
         unsigned char *sbuf = aligned_alloc(4096, (cap + 4095) & ~(size_t)4095);
-        unsigned char *rbuf = aligned_alloc(4096, (cap + 4095) & ~(size_t)4095);
+        /* With -d, rank 1 receives a window into distinct buffers: up to 64 MiB. */
+        size_t rcap = o.distinct && rank == 1 && o.do_bw ? WINDOW_BYTES : cap;
+        if (rcap < cap)
+            rcap = cap;
+        unsigned char *rbuf = aligned_alloc(4096, (rcap + 4095) & ~(size_t)4095);
         if (!sbuf || !rbuf)
             MPI_Abort(MPI_COMM_WORLD, 4);
         memset(sbuf, 1, cap);
-        memset(rbuf, 2, cap);
+        memset(rbuf, 2, rcap);
         if (rank == 0) {
             char lib[MPI_MAX_LIBRARY_VERSION_STRING];
             int len = 0;

@@ -54,6 +54,7 @@ PROGRAMS = {
         'args': [], 'quick_args': ['-q'],
         'reference': 'memcpy_ceiling',
         'compare': {'bandwidth': ('memcpy', 'memcpy ceiling'),
+                    'bandwidth_d': ('memcpy', 'memcpy ceiling'),
                     'latency': ('latency_floor', 'one-copy floor')},
         'tests': {
             'latency': {'better': 'lower', 'title': 'Half round-trip latency (MPI_Send/MPI_Recv)',
@@ -62,6 +63,11 @@ PROGRAMS = {
                           'title': 'Streaming bandwidth (window of MPI_Isend/MPI_Irecv)',
                           'ylabel': 'bandwidth (GB/s, 10^9 B/s)', 'logy': False,
                           'scale': 1e-3},
+            # only with --args=-d: each receive of a window into a buffer of its own
+            'bandwidth_d': {'better': 'higher',
+                            'title': 'Streaming bandwidth, distinct receive buffers (-d)',
+                            'ylabel': 'bandwidth (GB/s, 10^9 B/s)', 'logy': False,
+                            'scale': 1e-3},
         },
         'goals': [
             ('latency', 8, 'mpich', '<=', 0.5, '8-byte latency at most half of MPICH\'s'),
@@ -90,6 +96,9 @@ RUNTIMES = {
                            '--bind-to', 'core', '-n', '{np}'],
                 'apt': ['openmpi-bin', 'libopenmpi-dev'], 'env': {}},
 }
+# loom settings left out of the report (not about point-to-point performance).
+SKIP_CONFIG = ('LOOM_NP', 'LOOM_TOPOLOGY', 'LOOM_TRACE', 'LOOM_STATS', 'LOOM_WARN_UNFINALIZED',
+               'LOOM_COLL_', 'LOOM_SPLIT_TREE')
 CFLAGS = ['-O2']          # the same optimization for every runtime's build of a benchmark
 
 
@@ -206,9 +215,18 @@ def setup_loom(args, info):
                 log('configure failed; retrying without the tests')
                 if run_cmd(cfg + ['-DBUILD_TESTING=OFF']).returncode != 0:
                     sys.exit('bench: cannot configure loom')
-        # Only what a program needs: the library, loom's main, loomcc/loomrun (configured).
-        if run_cmd(['cmake', '--build', build, '--target', 'loom', 'loom_main']).returncode:
-            sys.exit(f'bench: cannot build loom in {build}')
+        if run_cmd(['cmake', '--build', build]).returncode:
+            # Some half-written test may not compile: build only what a program needs (the
+            # library, loom's main, the tools such as loomcc's GCC plugin).
+            help_out = subprocess.run(['cmake', '--build', str(build), '--target', 'help'],
+                                      capture_output=True, text=True).stdout
+            known = set(re.findall(r'^(\S+): \w', help_out, re.M)) | set(
+                re.findall(r'^\.\.\. (\S+)', help_out, re.M))
+            targets = ['loom', 'loom_main'] + sorted(
+                t for t in known if t.startswith('loom-') or t.startswith('loom_privatize'))
+            log('full build failed; building only ' + ' '.join(targets))
+            if run_cmd(['cmake', '--build', build, '--target'] + targets).returncode:
+                sys.exit(f'bench: cannot build loom in {build}')
         cache = (build / 'CMakeCache.txt').read_text(errors='replace')
         bt = re.search(r'^CMAKE_BUILD_TYPE:\w+=(.*)$', cache, re.M)
         info['loom build'] = (f'{build} (CMAKE_BUILD_TYPE={(bt.group(1) if bt else "") or "default: RelWithDebInfo, -O2 -g"})')
@@ -222,6 +240,7 @@ def setup_loom(args, info):
     if not loomrun.exists():
         sys.exit(f'bench: {loomrun} not found')
     spec['launch'] = [str(loomrun), '-n', '{np}']
+    spec['info'] = bindir / 'loom-info'
 
 
 # --------------------------------------------------------------------------------------------
@@ -403,6 +422,15 @@ def runtime_versions(runtimes):
                                 'src', 'include'], capture_output=True, text=True).stdout
         v['loom'] = f'git {commit or "?"}' + (' + uncommitted changes in src/ or include/'
                                                 if dirty.strip() else '')
+        # The settings in effect for the loom runs (--env included), from loom-info.
+        li = RUNTIMES['loom'].get('info')
+        if li and Path(li).exists():
+            env = dict(os.environ)
+            env.update(RUNTIMES['loom']['env'])
+            cfg = subprocess.run([str(li), '--config'], capture_output=True, text=True,
+                                 env=env).stdout
+            v['loom config'] = ', '.join(f'{k}={val.strip(chr(34))}' for k, val in re.findall(
+                r'^(LOOM_\w+) = (\S*)', cfg, re.M) if not k.startswith(SKIP_CONFIG))
     return v
 
 
@@ -470,6 +498,8 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
                   + f'; run as `{fmt_cmd(launch + ["./" + name], env)}`')
     if 'loom build' in info:
         md.append(f'- loom built from {info["loom build"]}')
+    if versions.get('loom config'):
+        md.append(f'- loom settings in effect (`loom-info --config`): {versions["loom config"]}')
     md += ['', 'Build commands:', '', '```'] + info['build'] + ['```', '']
     md += ['## How to read the tables', '',
            f'Each value is the median of {args.rounds} round(s) of the program, each itself the '
@@ -606,6 +636,8 @@ def parse_args():
                     help='environment setting for the loom runs (repeatable)')
     ap.add_argument('--sweep', metavar='LOOM_X=V1,V2,...',
                     help='run loom once per value of one setting (e.g. LOOM_EAGER_MAX=1K,16K)')
+    ap.add_argument('--args', default='', metavar='"ARGS"',
+                    help='extra arguments for every MPI benchmark run (e.g. --args=-d)')
     ap.add_argument('--rounds', type=int, default=1,
                     help='repeat every run N times, keep the median (default 1)')
     ap.add_argument('--no-ceiling', action='store_true', help='skip the memcpy ceiling')
@@ -685,7 +717,7 @@ def main():
             else:
                 base = rt.split(' ', 1)[0]
                 launch = [a.replace('{np}', str(prog['np'])) for a in RUNTIMES[base]['launch']]
-                cmd = launch + [exes[(prog_name, rt)]] + pargs
+                cmd = launch + [exes[(prog_name, rt)]] + pargs + shlex.split(args.args)
                 env = RUNTIMES[base]['env'] | variant_env(rt)
             before = wait_quiet(args.wait_idle)
             tag = f'{prog_name}.{rt.replace(" ", "_").replace("=", "-")}.{rnd}'

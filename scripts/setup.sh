@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/setup.sh — make this machine ready to build loom and build it in build/:
 #   1. install the Debian packages it needs that are missing (a fresh Debian 12 has none):
-#      build-essential cmake ninja-build pkg-config libhwloc-dev hwloc
+#      build-essential cmake ninja-build pkg-config libhwloc-dev hwloc, and gcc-12-plugin-dev
+#      (GCC 12's plugin headers: loomcc's plugin that privatizes globals, docs/privatize.md)
 #   2. configure build/ (RelWithDebInfo, warnings as errors) unless it is configured already
 #   3. build everything (library, tools, example, tests)
 # Run from anywhere, as often as you like: each step does only what is missing. As root it
@@ -19,7 +20,7 @@ run() {
 }
 
 # 1. Debian packages.
-packages="build-essential cmake ninja-build pkg-config libhwloc-dev hwloc"
+packages="build-essential cmake ninja-build pkg-config libhwloc-dev hwloc gcc-12-plugin-dev"
 missing=
 if command -v dpkg >/dev/null 2>&1; then
   for p in $packages; do

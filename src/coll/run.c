@@ -19,6 +19,7 @@
  * may free everything as soon as it sees it complete). The schedule's memory goes to the
  * quarantine when the request is retired or freed, and is released once both tasks are idle
  * (a repeat task's engine touches its struct right after its function returns). */
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include "coll/op.h"
@@ -45,9 +46,15 @@ static int try_take(struct loom_sched *s)
     return loom__cas_acq_rel(&s->busy, &expected, 1);
 }
 
+/* Drop busy; wake a waiter that saw it held. seq_cst store then load, against the waiter's
+ * seq_cst increment of `waiting` then its check of `busy` (inside loom__wait_until, after it
+ * announced itself asleep): either the waiter sees busy free, or we see it waiting and our
+ * notify finds it asleep. */
 static void drop(struct loom_sched *s)
 {
-    loom__store_release(&s->busy, 0);
+    loom__store_seq_cst(&s->busy, 0);
+    if (loom__load_seq_cst(&s->waiting))
+        loom__event_notify(&s->owner->event);
 }
 
 /* Once the schedule is built (its ops array no longer moves) and before anyone may look at
@@ -195,6 +202,90 @@ int loom__sched_run(struct loom_sched *s, int *mpi_err)
 
 /* ---- nonblocking ---------------------------------------------------------------------- */
 
+/* Started and not yet ended nonblocking schedules of each rank (world rank index): a request
+ * freed by MPI_Request_free leaves its schedule running with nobody to wait for it, and
+ * MPI_Finalize must not stop the progress threads under it (loom__coll_rank_fini). The table
+ * is made by the first start of a job with more ranks than the current one has room for (a
+ * lost race frees its copy); older ones stay chained behind it, so all are reachable as long
+ * as the process lives. Counts: fetch_add at start (the owner), fetch_sub at the end (any
+ * thread), then a notify of the owner's event; acq_rel pairs the end with the drain's load. */
+struct live {
+    struct live *older;
+    int n;
+    _Atomic int count[];     /* schedules started and not ended */
+};
+static _Atomic(struct live *) live_table;
+
+static _Atomic int *live_of(int world_rank)
+{
+    for (;;) {
+        struct live *t = loom__load_acquire(&live_table);
+        if (t && world_rank < t->n)
+            return &t->count[world_rank];
+        int n = loom__job.nranks > world_rank ? loom__job.nranks : world_rank + 1;
+        struct live *fresh = calloc(1, sizeof *fresh + (size_t)n * sizeof fresh->count[0]);
+        if (!fresh)
+            return NULL;
+        fresh->n = n;
+        fresh->older = t;
+        if (!atomic_compare_exchange_strong_explicit(&live_table, &t, fresh,
+                                                     memory_order_acq_rel,
+                                                     memory_order_acquire))
+            free(fresh);
+    }
+}
+
+static int none_live(void *arg)
+{
+    return loom__load_acquire((_Atomic int *)arg) == 0;
+}
+
+/* MPI_Finalize deletes the attributes of MPI_COMM_SELF first, while MPI may still be used
+ * and progress threads still run (the standard's hook for libraries): an attribute whose
+ * delete callback drains the rank's collectives is set on the first nonblocking collective
+ * of each rank. Its keyval is made once per process. */
+static pthread_once_t drain_once = PTHREAD_ONCE_INIT;
+static int drain_keyval = -1;
+
+static int drain_attr(MPI_Comm comm, int keyval, void *val, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)val;
+    (void)extra;
+    loom__coll_rank_fini();
+    return MPI_SUCCESS;
+}
+
+static void make_drain_keyval(void)
+{
+    if (loom__keyval_create(NULL, drain_attr, NULL, &drain_keyval) != 0)
+        drain_keyval = -1;
+}
+
+/* Once per rank (its MPI_COMM_SELF handle is its own): set the drain attribute. */
+static void arm_drain(struct loom_rank *me)
+{
+    pthread_once(&drain_once, make_drain_keyval);
+    struct loom_comm *self = me->self;
+    struct loom_keyval *kv = drain_keyval >= 0 ? loom__keyval_get(drain_keyval, 0) : NULL;
+    if (!self || !kv)
+        return;
+    void *val;
+    int flag = 0;
+    if (loom__attr_get(self, kv, &val, &flag) == 0 && !flag)
+        (void)loom__attr_set(self, kv, NULL);
+}
+
+void loom__coll_rank_fini(void)
+{
+    struct loom_rank *me = loom__self;
+    struct live *t = loom__load_acquire(&live_table);
+    if (!me || !t || me->world_rank >= t->n)
+        return;
+    loom__wait_until(&me->event, none_live, &t->count[me->world_rank]);
+}
+
 static void release_sched(void *p)
 {
     struct loom_sched *s = p;
@@ -224,8 +315,14 @@ static void finish(struct loom_sched *s, struct loom_task *running)
     r->error = s->err;
     loom__p2p_status_empty(&r->status, MPI_ANY_SOURCE);
     r->status.MPI_ERROR = s->err;
+    struct loom_rank *owner = s->owner;
     drop(s);
     loom__req_complete(r); /* the last touch: the owner may free s from here on */
+    _Atomic int *live = live_of(owner->world_rank);
+    if (live) {
+        loom__fetch_sub_acq_rel(live, 1);
+        loom__event_notify(&owner->event); /* a freed request notifies nobody */
+    }
 }
 
 /* The body of both tasks: advance up to `limit`; what to do when that is reached. */
@@ -298,7 +395,9 @@ static int drive(struct loom_request *r, int block)
             return 1;
         if (!block)
             return 0;
+        loom__fetch_add_seq_cst(&s->waiting, 1);
         loom__wait_until(&s->owner->event, changed, s);
+        loom__fetch_sub_seq_cst(&s->waiting, 1);
     }
 }
 
@@ -345,6 +444,10 @@ int loom__sched_start(struct loom_sched *s, MPI_Request *out)
     s->leaf.owner = me->world_rank;
     s->leaf.queue = me->home_queue;
     s->leaf.strict = 1;
+    _Atomic int *live = live_of(me->world_rank);
+    if (live)
+        loom__fetch_add_acq_rel(live, 1);
+    arm_drain(me);
     /* split tree, all-to-one: the leaf levels run here, before the schedule is handed over */
     if (s->call_end > 0)
         loom__sched_run_blocking(s, s->call_end);

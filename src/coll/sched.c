@@ -37,6 +37,7 @@ struct loom_sched *loom__sched_new(struct loom_comm *c, MPI_Comm h)
     atomic_init(&s->cur, 0);
     atomic_init(&s->started, 0);
     atomic_init(&s->done, 0);
+    atomic_init(&s->waiting, 0);
     return s;
 }
 

@@ -82,6 +82,7 @@ struct loom_sched {
     int call_end, task_end;      /* split-tree boundaries (see the top of this file) */
     /* progress state */
     _Atomic int busy;            /* try-lock of the thread advancing it */
+    _Atomic int waiting;         /* owner threads waiting in MPI_Wait (run.c, drive) */
     _Atomic int cur;             /* round in progress; written under busy, read as a hint */
     _Atomic int started;         /* its ops are started; written under busy, read as a hint */
     _Atomic int done;            /* every round complete (release, after the data is in place) */
@@ -135,4 +136,7 @@ int loom__sched_run(struct loom_sched *s, int *mpi_err);
  * the request in *out. The schedule belongs to the request from then on. 0 or a negative
  * loom code (then the schedule has been freed). */
 int loom__sched_start(struct loom_sched *s, MPI_Request *out);
+/* MPI_Finalize of the calling rank, before its progress threads stop: wait until every
+ * nonblocking collective it started has ended (those whose request was freed included). */
+void loom__coll_rank_fini(void);
 #endif

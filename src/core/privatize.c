@@ -5,8 +5,11 @@
  * its nodes live until the process ends (reachable from `units`, so not a leak). Registration
  * normally happens in constructors before main, single-threaded, but a library loaded with
  * dlopen may register from any thread while ranks run, hence the lock. */
+#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include "core/privatize.h"
 #include "core/rank.h"
 
@@ -52,4 +55,44 @@ int loom__privatize_count(void)
     int n = nunits;
     pthread_mutex_unlock(&lock);
     return n;
+}
+
+static int add_tls(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    size_t *total = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_TLS) {
+            size_t align = ph->p_align ? ph->p_align : 1;
+            *total += (ph->p_memsz + align - 1) / align * align;
+        }
+    }
+    return 0;
+}
+
+int loom__privatize_stack_size(size_t *size)
+{
+    size_t tls = 0;
+    dl_iterate_phdr(add_tls, &tls);
+    if (tls < 64 * 1024)
+        return 0;
+    size_t stack = 8u << 20;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        rl.rlim_cur >= 64 * 1024)
+        stack = (size_t)rl.rlim_cur;
+    /* + 64 KB for the thread control block, alignment and libc's static TLS surplus */
+    size_t want = stack + tls + 64 * 1024, page = (size_t)sysconf(_SC_PAGESIZE);
+    want = (want + page - 1) / page * page;
+    pthread_attr_t def;
+    size_t current = 0;
+    if (pthread_getattr_default_np(&def) == 0) {
+        pthread_attr_getstacksize(&def, &current);
+        pthread_attr_destroy(&def);
+    }
+    if (current >= want)
+        return 0;
+    *size = want;
+    return 1;
 }

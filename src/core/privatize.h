@@ -8,6 +8,7 @@
  * before the rank's main. */
 #ifndef LOOM_CORE_PRIVATIZE_H
 #define LOOM_CORE_PRIVATIZE_H
+#include <stddef.h>
 
 /* Called by the code the plugin generates (a constructor per translation unit, normally on
  * the main thread before main; later for a library loaded at run time). Records `init` and
@@ -21,4 +22,11 @@ void loom__privatize_rank_start(void);
 
 /* How many init functions are registered (for tests and loom-info). */
 int loom__privatize_count(void);
+
+/* glibc carves a thread's static TLS block out of its stack, and when the TLS is larger than
+ * the default stack it only adds a few pages: a program with a 64 MB privatized array would
+ * give its ranks ~16 KB of stack. Return 1 and the stack size rank threads need (the usual
+ * stack, RLIMIT_STACK or 8 MB, plus the TLS of every loaded module), or 0 when the TLS is small
+ * enough for the default. loom_run's thread, before starting the ranks. */
+int loom__privatize_stack_size(size_t *size);
 #endif

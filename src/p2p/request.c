@@ -7,6 +7,7 @@
 #include "core/rank.h"
 #include "dt/dt.h"
 #include "p2p/request.h"
+#include "task/task.h"
 
 static void request_init(struct loom_request *r, enum loom_req_kind kind, int heap)
 {
@@ -15,6 +16,7 @@ static void request_init(struct loom_request *r, enum loom_req_kind kind, int he
     r->kind = (uint8_t)kind;
     r->heap = (uint8_t)heap;
     r->owner = loom__self;
+    r->worker = loom__task_self != NULL;
     atomic_init(&r->flags, 0);
 }
 

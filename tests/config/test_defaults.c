@@ -10,7 +10,7 @@ static void check_defaults(const char *when)
     CHECK_STR(loom__config_str(LOOM_CFG_NP), "1");
     CHECK_STR(loom__config_str(LOOM_CFG_BIND), "spread");
     CHECK_STR(loom__config_str(LOOM_CFG_TOPOLOGY), "");
-    CHECK_LL(loom__config_int(LOOM_CFG_SPIN), 2000);
+    CHECK_LL(loom__config_int(LOOM_CFG_SPIN), 200);
     CHECK_LL(loom__config_int(LOOM_CFG_YIELD), 20);
     CHECK_LL(loom__config_int(LOOM_CFG_EAGER_MAX), 16 * 1024);
     CHECK_STR(loom__config_str(LOOM_CFG_EAGER_MAX), "16K");

@@ -440,6 +440,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
     /* C only: C++ emits its own initialization code while it parses, so the unit cannot be
      * rewritten between parsing and lowering the way this plugin does it. */
     const char *lang = lang_hooks.name; /* "GNU C17", "GNU C++17", ... */
+    if (strcmp(lang, "GNU GIMPLE") == 0)
+        return 0; /* link-time optimization: the units were privatized when compiled */
     if (strncmp(lang, "GNU C", 5) != 0 || lang[5] == '+') {
         warning(0, "loom: global variables are privatized in C only; in this %s unit they "
                    "stay shared by all ranks",
