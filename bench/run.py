@@ -80,6 +80,29 @@ PROGRAMS = {
         'source': 'memcpy_ceiling.c', 'kind': 'native', 'cflags': ['-pthread'],
         'args': [], 'quick_args': ['-q'],
     },
+    # Collectives on 2 ranks. bench/run_coll.py runs the full matrix of these two (4 ranks
+    # oversubscribed, rank counts from the machine, LOOM_PROGRESS / LOOM_SPLIT_TREE variants,
+    # MPICH with MPIR_CVAR_ASYNC_PROGRESS=1, one computation size for every nbc run).
+    'coll': {
+        'source': 'coll.c', 'kind': 'mpi', 'np': 2, 'args': [], 'quick_args': ['--quick'],
+        'tests': {f'coll_{c}': {'better': 'lower', 'title': f'MPI_{c.capitalize()} latency',
+                                'ylabel': 'latency (µs)', 'logy': True, 'scale': 1.0}
+                  for c in ('bcast', 'reduce', 'allreduce', 'allgather', 'alltoall')},
+        # coll_barrier (0 bytes, so no log-scale plot here) is in coll.csv and run_coll.py
+        'goals': [(f'coll_{c}', b, 'mpich', '<=', 1.0, f'MPI_{c.capitalize()} {b} B at most '
+                   'MPICH\'s time') for c in ('bcast', 'reduce', 'allreduce', 'allgather',
+                                              'alltoall') for b in (8, 1 << 22)],
+    },
+    'nbc': {
+        'source': 'nbc.c', 'kind': 'mpi', 'np': 2, 'args': [], 'quick_args': ['--quick'],
+        'tests': {f'nbc_{c}_{m}_n2': {'better': 'higher' if m == 'overlap' else 'lower',
+                                      'title': f'MPI_I{c[1:]}, 2 MiB: {m}', 'logy': False,
+                                      'ylabel': 'ratio' if m == 'overlap' else 'time (µs)',
+                                      'scale': 1.0}
+                  for c in ('ibcast', 'ireduce', 'iallreduce', 'iscan')
+                  for m in ('t_blocking', 't_nonblocking', 't_comp', 't_overlapped',
+                            'overlap')},
+    },
 }
 
 # The runtimes. cc: compiler command; launch: launcher, '{np}' replaced by the rank count;

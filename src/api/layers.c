@@ -1,6 +1,7 @@
 /* api/layers.c — the order in which loom's layers start and stop, for the job and for each
  * rank. The core runtime calls these hooks; it knows nothing of the layers above it. */
 #include <stdio.h>
+#include "coll/sched.h"
 #include "comm/comm.h"
 #include "core/config.h"
 #include "core/error.h"
@@ -12,8 +13,12 @@
 #include "core/trace.h"
 #include "api/layers.h"
 
+/* The start of MPI_Finalize, while the rank may still use MPI and its progress threads run:
+ * its nonblocking collectives still in flight (requests freed by the user) finish, then
+ * MPI_COMM_SELF's attributes are deleted, as the standard asks. */
 static void rank_prefini(void)
 {
+    loom__coll_rank_fini();
     (void)loom__comm_rank_free_self_attrs(); /* a failing delete callback was reported */
 }
 

@@ -27,8 +27,8 @@ static int poll_async(struct loom_task *t)
     loom__self = saved;
     if (rc != MPIX_ASYNC_DONE)
         return LOOM_TASK_AGAIN;
-    free(a); /* the engine no longer touches a task that said DONE */
-    return LOOM_TASK_DONE;
+    free(a);
+    return LOOM_TASK_GONE; /* freed: the engine must not mark it IDLE */
 }
 
 static int start(const char *fn, MPIX_Async_poll_function *poll_fn, void *extra_state)

@@ -178,7 +178,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
         return loom__api_error_code(MPI_COMM_WORLD, "MPI_Imrecv", LOOM_ERR_NOMEM);
     int rc = matched_recv("MPI_Imrecv", buf, count, datatype, message, r);
     if (rc != MPI_SUCCESS) {
-        loom__req_release(r);
+        loom__req_discard(r); /* never published */
         return rc;
     }
     if (r->type)

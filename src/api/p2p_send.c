@@ -45,7 +45,7 @@ static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Data
         loom__dt_retain(type);
         rc = loom__p2p_start_send(r);
         if (rc != 0) {
-            loom__req_release(r);
+            loom__req_discard(r); /* never published */
             return loom__api_error_code(comm, fn, rc);
         }
     }

@@ -93,7 +93,8 @@ void loom__tree_reduce(struct loom_sched *s, const void *input, void *result, si
             acc_writable = 1;
         }
         if (!tmp)
-            tmp = (!commutative && home && acc != home) ? home : loom__sched_scratch(s, count, type);
+            tmp = (!commutative && home && acc != home) ? home
+                                                        : loom__sched_scratch(s, count, type);
         loom__sched_recv(s, tmp, count, type, (vr + (int)mask + troot) % n);
         pending = 1;
     }

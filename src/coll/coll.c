@@ -113,8 +113,9 @@ int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
 {
     int n = c->sh->size;
     int S = req ? loom__coll_split_s(kind, n) : -1;
-    enum loom_coll_alg alg = loom__coll_select(kind, n, selection_bytes(kind, a, c->rank == a->root),
-                                               a->op ? a->op->commutative : 1, S >= 0);
+    size_t bytes = selection_bytes(kind, a, c->rank == a->root);
+    enum loom_coll_alg alg =
+        loom__coll_select(kind, n, bytes, a->op ? a->op->commutative : 1, S >= 0);
     builder_fn build = builder(kind, alg);
     if (!build)
         return LOOM_ERR_INTERN;

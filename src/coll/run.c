@@ -240,43 +240,6 @@ static int none_live(void *arg)
     return loom__load_acquire((_Atomic int *)arg) == 0;
 }
 
-/* MPI_Finalize deletes the attributes of MPI_COMM_SELF first, while MPI may still be used
- * and progress threads still run (the standard's hook for libraries): an attribute whose
- * delete callback drains the rank's collectives is set on the first nonblocking collective
- * of each rank. Its keyval is made once per process. */
-static pthread_once_t drain_once = PTHREAD_ONCE_INIT;
-static int drain_keyval = -1;
-
-static int drain_attr(MPI_Comm comm, int keyval, void *val, void *extra)
-{
-    (void)comm;
-    (void)keyval;
-    (void)val;
-    (void)extra;
-    loom__coll_rank_fini();
-    return MPI_SUCCESS;
-}
-
-static void make_drain_keyval(void)
-{
-    if (loom__keyval_create(NULL, drain_attr, NULL, &drain_keyval) != 0)
-        drain_keyval = -1;
-}
-
-/* Once per rank (its MPI_COMM_SELF handle is its own): set the drain attribute. */
-static void arm_drain(struct loom_rank *me)
-{
-    pthread_once(&drain_once, make_drain_keyval);
-    struct loom_comm *self = me->self;
-    struct loom_keyval *kv = drain_keyval >= 0 ? loom__keyval_get(drain_keyval, 0) : NULL;
-    if (!self || !kv)
-        return;
-    void *val;
-    int flag = 0;
-    if (loom__attr_get(self, kv, &val, &flag) == 0 && !flag)
-        (void)loom__attr_set(self, kv, NULL);
-}
-
 void loom__coll_rank_fini(void)
 {
     struct loom_rank *me = loom__self;
@@ -447,7 +410,6 @@ int loom__sched_start(struct loom_sched *s, MPI_Request *out)
     _Atomic int *live = live_of(me->world_rank);
     if (live)
         loom__fetch_add_acq_rel(live, 1);
-    arm_drain(me);
     /* split tree, all-to-one: the leaf levels run here, before the schedule is handed over */
     if (s->call_end > 0)
         loom__sched_run_blocking(s, s->call_end);

@@ -64,6 +64,11 @@ void loom__req_complete(struct loom_request *r)
         loom__event_notify(&owner->event);
 }
 
+void loom__req_discard(struct loom_request *r)
+{
+    destroy(r);
+}
+
 void loom__req_release(struct loom_request *r)
 {
     if (r->persistent && !r->active) {

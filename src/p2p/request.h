@@ -102,6 +102,8 @@ void loom__req_complete(struct loom_request *r);
 /* The owner lets go of a request: frees it now if complete, else marks it RELEASED so its
  * completer frees it. Runs on_complete when the request is complete. */
 void loom__req_release(struct loom_request *r);
+/* The owner throws away a request it never published (its start failed): frees it now. */
+void loom__req_discard(struct loom_request *r);
 /* The owner is done with a complete request (after wait/test): retire it (on_complete, type
  * reference) and free it unless persistent. */
 void loom__req_retire(struct loom_request *r);

@@ -70,6 +70,8 @@ static void run(struct loom_task_worker *w, struct loom_task_queue *q, struct lo
         return;
     }
     int rc = t->fn(t);
+    if (rc == LOOM_TASK_GONE)
+        return; /* the task freed itself */
     if (rc != LOOM_TASK_AGAIN) {
         loom__store_release(&t->state, LOOM_TASK_IDLE); /* its owner's again, untouched */
         return;

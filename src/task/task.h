@@ -32,7 +32,11 @@ struct loom_topo;
 struct loom_cpuset;
 struct loom_task;
 
-enum { LOOM_TASK_DONE = 0, LOOM_TASK_AGAIN = 1 };
+/* What a task function returns. DONE: finished (a repeat task becomes IDLE, and the engine
+ * writes that state after the function returns). AGAIN: run me again (repeat tasks). GONE:
+ * finished and the function has freed or reused the task: the engine must not touch it at
+ * all (one-shot tasks are never touched after their function starts, whatever it returns). */
+enum { LOOM_TASK_DONE = 0, LOOM_TASK_AGAIN = 1, LOOM_TASK_GONE = 2 };
 enum { LOOM_TASK_IDLE = 0, LOOM_TASK_QUEUED, LOOM_TASK_RUNNING };
 
 typedef int (*loom_task_fn)(struct loom_task *t);

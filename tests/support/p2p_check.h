@@ -11,14 +11,6 @@
 #include <mpi.h>
 #include "check.h"
 
-/* mpi.h declares the status arrays of Waitall/Testall/Waitsome/Testsome as `MPI_Status
- * statuses[]`, so GCC 12 warns (-Wstringop-overflow) at every call passing
- * MPI_STATUSES_IGNORE, a non-null constant address. The calls are correct; silence the
- * warning until mpi.h declares them `MPI_Status *statuses` (which does not warn). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-
 /* A call that must succeed; prints the class and MPI's text otherwise. */
 #define OK(call)                                                                               \
     do {                                                                                       \

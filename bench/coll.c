@@ -1,0 +1,202 @@
+/* bench/coll.c — latency of blocking collectives: Barrier, Bcast, Reduce, Allreduce,
+ * Allgather, Alltoall, from 8 B to 4 MiB.
+ *
+ * A plain MPI program: standard calls only, so the same source builds with loomcc,
+ * mpicc.mpich and mpicc.openmpi (bench/run_coll.py runs all three, on 2 ranks and on 4 ranks
+ * oversubscribed). All its state is in locals: under loom every rank runs main() in the same
+ * process.
+ *
+ * Sizes follow the OSU benchmarks' conventions: bytes = the whole buffer for Bcast, Reduce
+ * and Allreduce (MPI_FLOAT, MPI_SUM, root 0), bytes contributed by each rank for Allgather,
+ * bytes sent to each rank for Alltoall (MPI_CHAR); Barrier is reported at 0 bytes. Sizes are
+ * powers of 4 from 8 B to 2 MiB, then 4 MiB (12 sizes).
+ *
+ * Method: per size, 2 untimed warm-up calls, then an estimate of one call's time sets the
+ * batch length `iters` so that one batch takes about 5 ms (1..10000 calls; the same on every
+ * rank, since it comes from the slowest rank's time). Each of --reps repetitions is an
+ * MPI_Barrier, then `iters` back-to-back calls timed by every rank; the repetition's value is
+ * the SLOWEST rank's mean time per call (max over ranks, reduced outside the timing); the
+ * printed value is the MEDIAN over the repetitions, in microseconds.
+ *
+ * Output (stdout, rank 0): '#' comment lines, a header, then CSV lines
+ * `coll_<name>,<bytes>,<us>,us`.
+ *
+ * Usage: coll [--quick] [--reps R] [--max BYTES] [--colls barrier,bcast,...]
+ *   --quick  3 repetitions, batches of about 0.5 ms (a smoke test, noisy numbers) */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, NCOLL };
+static const char *const coll_name[NCOLL] = {"barrier",   "bcast",     "reduce",
+                                             "allreduce", "allgather", "alltoall"};
+
+struct options {
+    int reps;
+    double batch_us; /* target time of one timed batch */
+    long max_bytes;
+    int want[NCOLL];
+};
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void call(int c, char *sb, char *rb, long bytes)
+{
+    int n = (int)bytes;
+    switch (c) {
+    case BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
+    case BCAST: MPI_Bcast(sb, n, MPI_CHAR, 0, MPI_COMM_WORLD); break;
+    case REDUCE: MPI_Reduce(sb, rb, n / 4, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD); break;
+    case ALLREDUCE: MPI_Allreduce(sb, rb, n / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); break;
+    case ALLGATHER: MPI_Allgather(sb, n, MPI_CHAR, rb, n, MPI_CHAR, MPI_COMM_WORLD); break;
+    default: MPI_Alltoall(sb, n, MPI_CHAR, rb, n, MPI_CHAR, MPI_COMM_WORLD); break;
+    }
+}
+
+/* The slowest rank's mean time (us) per call over a batch of `iters` calls. */
+static double batch(int c, char *sb, char *rb, long bytes, int iters)
+{
+    double t, slowest;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; i++)
+        call(c, sb, rb, bytes);
+    t = (MPI_Wtime() - t0) * 1e6 / iters;
+    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return slowest;
+}
+
+/* Fills o from argv; NULL, or why the arguments are wrong. */
+static const char *parse(int argc, char **argv, struct options *o)
+{
+    int reps_set = 0, quick = 0;
+    o->reps = 11;
+    o->batch_us = 5000;
+    o->max_bytes = 4L << 20;
+    for (int c = 0; c < NCOLL; c++)
+        o->want[c] = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--quick") || !strcmp(a, "-q")) {
+            quick = 1;
+        } else if (!strcmp(a, "--reps") && i + 1 < argc) {
+            o->reps = atoi(argv[++i]);
+            reps_set = 1;
+            if (o->reps < 1)
+                return "--reps takes a positive count";
+        } else if (!strcmp(a, "--max") && i + 1 < argc) {
+            o->max_bytes = atol(argv[++i]);
+            if (o->max_bytes < 8 || o->max_bytes > (1L << 28))
+                return "--max takes a size from 8 bytes to 256 MiB";
+        } else if (!strcmp(a, "--colls") && i + 1 < argc) {
+            char list[256];
+            snprintf(list, sizeof list, "%s", argv[++i]);
+            for (int c = 0; c < NCOLL; c++)
+                o->want[c] = 0;
+            for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+                 tok = strtok_r(NULL, ",", &save)) {
+                int c = 0;
+                while (c < NCOLL && strcmp(tok, coll_name[c]))
+                    c++;
+                if (c == NCOLL)
+                    return "--colls takes names among barrier,bcast,reduce,allreduce,"
+                           "allgather,alltoall";
+                o->want[c] = 1;
+            }
+        } else {
+            return "unknown argument";
+        }
+    }
+    if (quick) {
+        o->batch_us = 500;
+        if (!reps_set)
+            o->reps = 3;
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    struct options o;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *why = parse(argc, argv, &o);
+    if (why) {
+        if (rank == 0)
+            fprintf(stderr, "coll: %s\nusage: coll [--quick] [--reps R] [--max BYTES] "
+                            "[--colls barrier,bcast,...]\n", why);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    /* Allgather and Alltoall need size * max_bytes on the receive side (and Alltoall on the
+     * send side). */
+    size_t big = (size_t)o.max_bytes * (size_t)size;
+    char *sb = malloc(big), *rb = malloc(big);
+    double *t = malloc(sizeof(double) * (size_t)o.reps);
+    if (!sb || !rb || !t) {
+        fprintf(stderr, "coll: rank %d: out of memory for %zu bytes\n", rank, big);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* small floats, so sums stay finite; also fine as MPI_CHAR */
+    for (size_t i = 0; i < big / sizeof(float); i++)
+        ((float *)sb)[i] = 1.0f;
+    memset(rb, 0, big);
+
+    long sizes[16];
+    int nsizes = 0;
+    for (long b = 8; b <= o.max_bytes && nsizes < 15; b *= 4)
+        sizes[nsizes++] = b;
+    if (sizes[nsizes - 1] != o.max_bytes)
+        sizes[nsizes++] = o.max_bytes;
+
+    if (rank == 0) {
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len;
+        MPI_Get_library_version(lib, &len);
+        for (int i = 0; lib[i]; i++)
+            if (lib[i] == '\n')
+                lib[i] = ' ';
+        printf("# library: %s\n", lib);
+        printf("# ranks: %d, repetitions: %d, batches of about %.0f us (value = median over "
+               "repetitions of the slowest rank's mean time per call)\n",
+               size, o.reps, o.batch_us);
+        printf("test,bytes,value,unit\n");
+        fflush(stdout);
+    }
+
+    for (int c = 0; c < NCOLL; c++) {
+        if (!o.want[c])
+            continue;
+        for (int s = 0; s < (c == BARRIER ? 1 : nsizes); s++) {
+            long bytes = c == BARRIER ? 0 : sizes[s];
+            call(c, sb, rb, bytes); /* warm-up: first touch, connections */
+            call(c, sb, rb, bytes);
+            double est = batch(c, sb, rb, bytes, 1);
+            double want = o.batch_us / (est > 0.01 ? est : 0.01);
+            int iters = want < 1 ? 1 : want > 10000 ? 10000 : (int)want;
+            for (int r = 0; r < o.reps; r++)
+                t[r] = batch(c, sb, rb, bytes, iters);
+            if (rank == 0) {
+                printf("coll_%s,%ld,%.3f,us\n", coll_name[c], bytes, median(t, o.reps));
+                fflush(stdout);
+            }
+        }
+    }
+    free(sb);
+    free(rb);
+    free(t);
+    MPI_Finalize();
+    return 0;
+}
