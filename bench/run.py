@@ -307,6 +307,18 @@ def build_all(programs, runtimes, tmp, info):
     return exes
 
 
+def tmp_dir(out):
+    """Where build products and raw logs go: OUT/tmp, except for an OUT inside bench/results
+    (e.g. bench/results/eager), whose products go to bench/results/tmp/eager, the folder that
+    git ignores."""
+    results = BENCH / 'results'
+    try:
+        rel = out.resolve().relative_to(results)
+    except ValueError:
+        return out / 'tmp'
+    return results / 'tmp' / rel if str(rel) != '.' else results / 'tmp'
+
+
 def cpu_times():
     """(busy, total) jiffies over all CPUs, from /proc/stat."""
     try:
@@ -561,8 +573,8 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
             md += [f'![{test}]({png.name})', '']
 
     goals = [g for g in prog.get('goals', [])]
+    rows = []
     if goals and subjects:
-        md += ['## Goals', '', '| goal | runtime | measured ratio | met? |', '|---|---|---:|---|']
         for test, b, against, rel, thr, text in goals:
             for s in subjects:
                 a = final.get(s, {}).get(test, {}).get(b)
@@ -571,10 +583,14 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
                 else:
                     ref = final.get(against, {}).get(test, {}).get(b)
                 r = ratio(a, ref)
+                if ref is None:
+                    continue   # that peer was not run
                 ok = None if r is None else (r <= thr if rel == '<=' else r >= thr)
-                md.append(f'| {text} (ratio {rel} {thr}) | {labels[s]} | {fmt_ratio(r)} | '
-                          + ('–' if ok is None else 'yes' if ok else '**no**') + ' |')
-        md.append('')
+                rows.append(f'| {text} (ratio {rel} {thr}) | {labels[s]} | {fmt_ratio(r)} | '
+                            + ('–' if ok is None else 'yes' if ok else '**no**') + ' |')
+    if rows:
+        md += ['## Goals', '', '| goal | runtime | measured ratio | met? |',
+               '|---|---|---:|---|'] + rows + ['']
 
     md += ['## Runs', '',
            'Wall time of each run and the CPU that other processes used meanwhile (in cores, '
@@ -606,7 +622,10 @@ def variant_env(rt):
 def label_of(rt):
     base = rt.split(' ', 1)[0]
     lab = RUNTIMES[base]['label']
-    return lab + (' ' + rt.split(' ', 1)[1] if ' ' in rt else '')
+    if ' ' not in rt:
+        return lab
+    setting = rt.split(' ', 1)[1]
+    return lab + ' ' + (setting[5:] if setting.startswith('LOOM_') else setting)
 
 
 def plot(name, test, meta, runtimes, labels, final, cvals, cname, out, info):
@@ -649,7 +668,8 @@ def parse_args():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--quick', action='store_true', help='fewer repetitions (smoke test)')
     ap.add_argument('--out', default=str(BENCH / 'results'),
-                    help='output folder (default bench/results); build products go to OUT/tmp')
+                    help='output folder (default bench/results); build products go to OUT/tmp '
+                         '(bench/results/tmp/NAME for an OUT inside bench/results)')
     ap.add_argument('--runtimes', default='loom,mpich,openmpi',
                     help='comma-separated, from: ' + ', '.join(RUNTIMES))
     ap.add_argument('--programs', default='pingpong',
@@ -717,7 +737,7 @@ def main():
     if not runtimes:
         sys.exit('bench: no runtime left to run')
     out = Path(args.out).resolve()
-    tmp = out / 'tmp'
+    tmp = tmp_dir(out)
     (tmp / 'raw').mkdir(parents=True, exist_ok=True)
     info = {'command': command, 'machine': machine_info(), 'build': []}
     if any(is_loom(r) for r in runtimes):

@@ -1,5 +1,6 @@
 /* MPI_TAG_UB: the attribute exists on MPI_COMM_WORLD, is at least 2^30 and the same on
- * every rank (compared around a ring); a message with tag MPI_TAG_UB travels (specific and ANY_TAG receives). */
+ * every rank (compared around a ring); a message with tag MPI_TAG_UB travels (specific and
+ * ANY_TAG receives). */
 #include "p2p_check.h"
 
 int main(int argc, char **argv)
