@@ -123,6 +123,7 @@ RUNTIMES = {
 SKIP_CONFIG = ('LOOM_NP', 'LOOM_TOPOLOGY', 'LOOM_TRACE', 'LOOM_STATS', 'LOOM_WARN_UNFINALIZED',
                'LOOM_COLL_', 'LOOM_SPLIT_TREE')
 CFLAGS = ['-O2']          # the same optimization for every runtime's build of a benchmark
+QUIET = 0.10              # cores other processes may use during a run that counts as quiet
 
 
 def log(msg):
@@ -537,8 +538,9 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
         md.append(f'- loom settings in effect (`loom-info --config`): {versions["loom config"]}')
     md += ['', 'Build commands:', '', '```'] + info['build'] + ['```', '']
     md += ['## How to read the tables', '',
-           f'Each value is the median of {args.rounds} round(s) of the program, each itself the '
-           'median of its timed runs (see the comment at the top of '
+           f'Each value is the median over the rounds ({args.rounds} in all) of the program, '
+           'counting only the quiet rounds when there are any (see "Runs" below), of each '
+           'round\'s value, itself the median of its timed runs (see the comment at the top of '
            f'`bench/{prog["source"]}`). A ratio is loom / other: below 1 is better for '
            'latency, above 1 is better for bandwidth.', '']
 
@@ -594,15 +596,17 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
 
     md += ['## Runs', '',
            'Wall time of each run and the CPU that other processes used meanwhile (in cores, '
-           'from /proc/stat minus the run\'s own CPU time). Above 0.10 the numbers of that run '
-           'are suspect.', '', '| round | runtime | rc | wall (s) | others (cores) |',
-           '|---:|---|---:|---:|---:|']
+           'from /proc/stat minus the run\'s own CPU time). A run with others above '
+           f'{QUIET} is disturbed (⚠); when a runtime has quiet runs, only those count '
+           '(column "used").', '',
+           '| round | runtime | rc | wall (s) | others (cores) | used |',
+           '|---:|---|---:|---:|---:|---|']
     for r in runs:
         if r['program'] in (name, prog.get('reference')):
-            flag = ' ⚠' if r['others'] > 0.10 else ''
+            flag = ' ⚠' if r['others'] > QUIET else ''
             md.append(f'| {r["round"]} | {labels.get(r["runtime"], r["runtime"])} '
                       f'({r["program"]}) | {r["rc"]} | {r["wall"]:.1f} | '
-                      f'{r["others"]:.2f}{flag} |')
+                      f'{r["others"]:.2f}{flag} | {"yes" if r.get("used") else "no"} |')
     md.append('')
     (out / f'{name}.md').write_text('\n'.join(md))
     log(f'wrote {out / (name + ".md")} and {out / (name + ".csv")}')
@@ -774,14 +778,20 @@ def main():
                 log(se.strip()[-2000:])
                 continue
             data, u, n = parse_csv(so)
-            results.setdefault((prog_name, rt), []).append(data)
+            runs[-1]['data'] = data
+            results.setdefault((prog_name, rt), []).append(runs[-1])
             units.setdefault((prog_name, rt), {}).update(u)
             notes[(prog_name, rt)] = n
             log(f'{prog_name} on {rt}: {wall:.1f} s, others used {others:.2f} cores')
 
     def median_rounds(rounds):
+        # Rounds during which other processes took less than QUIET cores, when there are
+        # any: a round run beside someone's build measures the build as much as the MPI.
+        quiet = [r for r in rounds if r['others'] <= QUIET]
+        for r in rounds:
+            r['used'] = r in quiet or not quiet
         final = {}
-        for data in rounds:
+        for data in (r['data'] for r in rounds if r['used']):
             for test, vals in data.items():
                 for b, v in vals.items():
                     final.setdefault(test, {}).setdefault(b, []).append(v)

@@ -150,7 +150,8 @@ static int visit(struct loom_hier *h, hwloc_obj_t o, int parent, hwloc_obj_t *in
      * levels of their own, nested by inclusion (largest first), over o's children. */
     hwloc_obj_t numa[MAX_NUMA_PER_OBJ];
     int nn = ninh < MAX_NUMA_PER_OBJ ? ninh : MAX_NUMA_PER_OBJ;
-    memcpy(numa, inh, (size_t)nn * sizeof *numa);
+    if (nn > 0)
+        memcpy(numa, inh, (size_t)nn * sizeof *numa);
     nn = numa_children(o, numa, nn, MAX_NUMA_PER_OBJ);
     int sub[MAX_NUMA_PER_OBJ], ns = 0; /* levels made for NUMA nodes smaller than o */
     for (int k = 0; k < nn; k++)

@@ -7,7 +7,7 @@
  *                        unguided split gives MPI_COMM_NULL at once (Section 3.2.4). */
 #include "hier_check.h"
 
-static int mode; /* 0 compact, 1 fig2, 2 none; written before any split, read after */
+static _Thread_local int mode; /* 0 compact, 1 fig2, 2 none; per rank (ranks are threads) */
 
 /* The expected members (world ranks) of world rank w's communicator for `type`; 0 = null. */
 static int expect(const char *type, int w, int n, int *m)

@@ -1,17 +1,21 @@
 /* MPICH's async extensions: a poll function runs, as its rank, until it says DONE; it can
  * spawn another; MPIX_Stream_progress drives it; MPIX_Request_is_complete does not free. */
+#include <stdatomic.h>
 #include <mpi.h>
 #include "check.h"
 
+/* Poll functions may run on another thread (a stealing rank, a progress thread): what the
+ * rank's main thread reads of them is atomic. */
 struct counter {
-    int calls, target, rank_seen, spawned;
-    int *done;
+    atomic_int calls;
+    int target, rank_seen, spawned;
+    atomic_int *done;
 };
 
 static int child(MPIX_Async_thing thing)
 {
-    int *done = MPIX_Async_get_state(thing);
-    *done += 1;
+    atomic_int *done = MPIX_Async_get_state(thing);
+    atomic_fetch_add(done, 1);
     return MPIX_ASYNC_DONE;
 }
 
@@ -19,7 +23,7 @@ static int count_up(MPIX_Async_thing thing)
 {
     struct counter *c = MPIX_Async_get_state(thing);
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank_seen);
-    if (++c->calls == 3 && !c->spawned) {
+    if (atomic_fetch_add(&c->calls, 1) + 1 == 3 && !c->spawned) {
         c->spawned = 1;
         MPIX_Async_spawn(thing, child, c->done, MPIX_STREAM_NULL);
     }
@@ -28,7 +32,8 @@ static int count_up(MPIX_Async_thing thing)
 
 int main(int argc, char **argv)
 {
-    int rank, done = 0;
+    int rank;
+    atomic_int done = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     struct counter c = {0, 10, -1, 0, &done};
