@@ -12,31 +12,13 @@
 #include "core/error.h"
 #include "dt/dt.h"
 
-static int dt_failures;
+#include "count_check.h"
 
-#define CHECK(cond)                                                                            \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);           \
-            dt_failures++;                                                                     \
-        }                                                                                      \
-    } while (0)
-
-#define CHECK_INT(got, want)                                                                   \
-    do {                                                                                       \
-        long long g_ = (long long)(got), w_ = (long long)(want);                               \
-        if (g_ != w_) {                                                                        \
-            fprintf(stderr, "%s:%d: %s: got %lld, expected %lld\n", __FILE__, __LINE__, #got,  \
-                    g_, w_);                                                                   \
-            dt_failures++;                                                                     \
-        }                                                                                      \
-    } while (0)
-
+/* the area's names for the shared counting checks */
+#define dt_failures check_failures
 static inline int dt_result(void)
 {
-    if (dt_failures)
-        fprintf(stderr, "%d check(s) failed\n", dt_failures);
-    return dt_failures ? 1 : 0;
+    return check_result();
 }
 
 /* Stop the test when a constructor fails (nothing else can be checked). */

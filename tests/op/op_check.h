@@ -12,31 +12,13 @@
 #include "core/error.h"
 #include "dt/dt.h"
 
-static int op_failures;
+#include "count_check.h"
 
-#define CHECK(cond)                                                                            \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);           \
-            op_failures++;                                                                     \
-        }                                                                                      \
-    } while (0)
-
-#define CHECK_INT(got, want)                                                                   \
-    do {                                                                                       \
-        long long g_ = (long long)(got), w_ = (long long)(want);                               \
-        if (g_ != w_) {                                                                        \
-            fprintf(stderr, "%s:%d: %s: got %lld, expected %lld\n", __FILE__, __LINE__, #got,  \
-                    g_, w_);                                                                   \
-            op_failures++;                                                                     \
-        }                                                                                      \
-    } while (0)
-
+/* the area's names for the shared counting checks */
+#define op_failures check_failures
 static inline int op_result(void)
 {
-    if (op_failures)
-        fprintf(stderr, "%d check(s) failed\n", op_failures);
-    return op_failures ? 1 : 0;
+    return check_result();
 }
 
 /* The predefined operations, indexed by enum loom_op_kind. */
