@@ -14,6 +14,7 @@ unsigned loom__wait_spin = 200;
 unsigned loom__wait_yield = 20;
 loom_wait_progress_fn loom__wait_progress;
 loom_wait_work_fn loom__wait_has_work;
+loom_wait_tend_fn loom__wait_tend;
 _Atomic int loom__event_sleepers_total;
 
 static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
@@ -52,10 +53,16 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
 {
     LOOM_TRACE_WAIT_SCOPE(); /* trace/stats: waiting (progress thread: idle) until return */
     unsigned spins = 0, yields = 0;
+    int tending = 0, was_tending = 0;
     for (;;) {
         if (cond(arg))
-            return;
+            break;
         if (loom__wait_progress && loom__wait_progress()) {
+            /* Set lazily, so short waits with no work (small messages) pay nothing. */
+            if (!tending && loom__wait_tend) {
+                was_tending = loom__wait_tend(1);
+                tending = 1;
+            }
             spins = 0;
             continue;
         }
@@ -81,4 +88,6 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
         loom__fetch_sub_seq_cst(&ev->sleepers, 1);
         spins = loom__wait_spin / 2; /* woken: poll a little before sleeping again */
     }
+    if (tending && !was_tending)
+        loom__wait_tend(0);
 }

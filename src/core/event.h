@@ -36,6 +36,11 @@ extern loom_wait_progress_fn loom__wait_progress;
  * publish it and then, if loom__event_sleepers_total is nonzero, notify the waiters' events. */
 typedef int (*loom_wait_work_fn)(void);
 extern loom_wait_work_fn loom__wait_has_work;
+/* Called with 1 once a wait's progress hook has done some work (the waiter is now busy with
+ * tasks: the engine's other workers leave its queue to it), and with 0 when that wait
+ * returns; returns the previous state so that nested waits restore it. NULL for none. */
+typedef int (*loom_wait_tend_fn)(int on);
+extern loom_wait_tend_fn loom__wait_tend;
 /* Threads asleep (or about to be) in loom__wait_until, over all events. */
 extern _Atomic int loom__event_sleepers_total;
 

@@ -51,6 +51,7 @@ int loom__progress_job_init(char *err, size_t errlen)
      * ever runs its own work (and no large copy becomes a task there). */
     loom__wait_progress = loom__task_keypoint;
     loom__wait_has_work = loom__task_work_visible;
+    loom__wait_tend = loom__task_tending;
     j->progress_sets = calloc((size_t)j->nranks, sizeof *j->progress_sets);
     struct loom_cpuset **rank_sets = calloc((size_t)j->nranks, sizeof *rank_sets);
     if (!j->progress_sets || !rank_sets) {
@@ -88,6 +89,7 @@ void loom__progress_job_fini(void)
     pthread_mutex_unlock(&retired_lock);
     loom__wait_progress = NULL;
     loom__wait_has_work = NULL;
+    loom__wait_tend = NULL;
     loom__task_engine_fini();
 }
 

@@ -52,13 +52,16 @@ int loom__task_engine_init(const struct loom_topo *t, int max_workers)
         e->q[i].parent = nodes[i].parent;
         e->q[i].depth = nodes[i].depth;
         e->q[i].numa = nodes[i].numa;
+        atomic_init(&e->q[i].keeper, LOOM_KEEPER_NONE);
     }
     e->steal_order = calloc((size_t)e->nqueues, sizeof *e->steal_order);
     e->nsteal = calloc((size_t)e->nqueues, sizeof *e->nsteal);
     e->workers = calloc((size_t)max_workers, sizeof *e->workers);
     e->id_numa = malloc(sizeof *e->id_numa * (size_t)max_workers);
     e->id_home = malloc(sizeof *e->id_home * (size_t)max_workers);
-    if (!e->steal_order || !e->nsteal || !e->workers || !e->id_numa || !e->id_home)
+    e->id_tending = calloc((size_t)max_workers, sizeof *e->id_tending);
+    if (!e->steal_order || !e->nsteal || !e->workers || !e->id_numa || !e->id_home ||
+        !e->id_tending)
         goto out_nomem;
     for (int i = 0; i < max_workers; i++)
         e->id_numa[i] = e->id_home[i] = -1;
@@ -97,6 +100,7 @@ void loom__task_engine_fini(void)
     free(e->workers);
     free(e->id_numa);
     free(e->id_home);
+    free(e->id_tending);
     free(e->q);
     memset(e, 0, sizeof *e);
 }
@@ -129,12 +133,23 @@ void loom__task_worker_register(struct loom_task_worker *w, const struct loom_cp
     w->numa = e->q ? e->q[w->home].numa : -1;
     w->steal = steal;
     w->event = event;
+    w->first = 0;
     if (id >= 0 && id < e->max_workers && e->id_home[id] < 0) {
         /* Written before the worker publishes itself below (release), read by the statistics
          * of other workers after an acquire load of nworkers; an id's first worker is its
          * rank thread, registered before any task exists for it. */
         e->id_home[id] = w->home;
         e->id_numa[id] = w->numa;
+        /* An id's first worker is its rank thread: the keeper of its home queue, unless
+         * another rank is homed there too (oversubscription, shared bindings). */
+        w->first = 1;
+        if (e->q) {
+            int none = LOOM_KEEPER_NONE;
+            if (!atomic_compare_exchange_strong_explicit(&e->q[w->home].keeper, &none, id,
+                                                         memory_order_acq_rel,
+                                                         memory_order_acquire))
+                loom__store_release(&e->q[w->home].keeper, LOOM_KEEPER_SHARED);
+        }
     }
     int slot = loom__fetch_add_acq_rel(&e->nworkers, 1);
     if (slot < e->max_workers)
@@ -151,6 +166,45 @@ static int on_chain(const struct loom_task_queue *q, int home, int target)
     return 0;
 }
 
+/* Wake the sleeping workers that may run a task of queue qi: those whose chain holds it, and
+ * for a stealable task every stealing worker. The caller has made the task visible and then
+ * issued a seq_cst fence, which pairs with the sleeper's fence in loom__wait_until, after
+ * which the sleeper re-checks loom__task_work_visible(). */
+static void wake(int qi, int strict)
+{
+    struct loom_task_engine *e = &loom__task_engine;
+    if (loom__load_relaxed(&loom__event_sleepers_total) == 0)
+        return;
+    int n = loom__load_acquire(&e->nworkers);
+    for (int i = 0; i < n && i < e->max_workers; i++) {
+        struct loom_task_worker *w = loom__load_acquire(&e->workers[i]);
+        if (w == NULL)
+            continue;
+        if ((!strict && w->steal) || on_chain(e->q, w->home, qi))
+            loom__event_notify(w->event);
+    }
+}
+
+int loom__task_tending(int on)
+{
+    struct loom_task_worker *w = loom__task_self;
+    struct loom_task_engine *e = &loom__task_engine;
+    if (w == NULL || !w->first || e->id_tending == NULL)
+        return 0;
+    _Atomic int *flag = &e->id_tending[w->id].on;
+    int was = loom__load_relaxed(flag);
+    loom__store_relaxed(flag, on);
+    if (was && !on) {
+        /* Stealers may have gone to sleep leaving our queue to us (it was kept): now that we
+         * leave, wake them if tasks remain. The fence orders our store before the reads
+         * below, against the sleeper's announce-fence-recheck, so one of us sees the other. */
+        atomic_thread_fence(memory_order_seq_cst);
+        if (loom__load_relaxed(&e->q[w->home].open))
+            wake(w->home, 0);
+    }
+    return was;
+}
+
 int loom__task_submit(struct loom_task *t)
 {
     struct loom_task_engine *e = &loom__task_engine;
@@ -164,19 +218,7 @@ int loom__task_submit(struct loom_task *t)
     int qi = t->queue, strict = t->strict;
     struct loom_task_queue *q = &e->q[qi];
     loom__task_enqueue(q, t);
-    /* Wake sleeping workers that may run it: those whose chain holds the queue, and for a
-     * stealable task every stealing worker. The fence pairs with the sleeper's fence in
-     * loom__wait_until, after which it re-checks loom__task_work_visible(). */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (loom__load_relaxed(&loom__event_sleepers_total) == 0)
-        return 0;
-    int n = loom__load_acquire(&e->nworkers);
-    for (int i = 0; i < n && i < e->max_workers; i++) {
-        struct loom_task_worker *w = loom__load_acquire(&e->workers[i]);
-        if (w == NULL)
-            continue;
-        if ((!strict && w->steal) || on_chain(e->q, w->home, qi))
-            loom__event_notify(w->event);
-    }
+    atomic_thread_fence(memory_order_seq_cst); /* see wake() */
+    wake(qi, strict);
     return 0;
 }

@@ -12,6 +12,11 @@ struct loom_task_queue {
     _Atomic int count;           /* tasks queued */
     _Atomic int open;            /* of which stealable (not strict) */
     struct loom_task *head, *tail;
+    /* The id of the rank worker homed here, when it is the only one (LOOM_KEEPER_SHARED when
+     * several are, LOOM_KEEPER_NONE when none): while it is busy in a wait it drains this
+     * queue itself, so stealers leave the queue to it (see `tending` below). Set at
+     * registration (CAS), before any task of its id exists; read without lock by stealers. */
+    _Atomic int keeper;
     int parent;                  /* read-only after init */
     int depth;
     int numa;
@@ -30,9 +35,18 @@ struct loom_task_engine {
     _Atomic int nworkers;
     struct loom_task_worker *_Atomic *workers;
     int *id_home, *id_numa;      /* [max_workers] home queue and NUMA node of each id */
+    /* [max_workers] 1 while id's rank worker is busy in a wait (loom__task_tending): it runs
+     * its home queue at every keypoint, so stealers skip the queue it keeps. The work is then
+     * done by the thread whose cache should receive it (a receiver copying its own message),
+     * and the threads left free go to ranks that compute, which is what collaborative polling
+     * is for. Written by that rank worker only (relaxed: a stale read delays or hastens one
+     * steal; loom__task_tending wakes stealers when it stops); one cache line each. */
+    struct loom_task_tending { _Atomic int on; char pad[60]; } *id_tending;
 };
 
 extern struct loom_task_engine loom__task_engine;
+
+enum { LOOM_KEEPER_NONE = -1, LOOM_KEEPER_SHARED = -2 };
 
 /* Append t to q and count it (takes q's lock). */
 void loom__task_enqueue(struct loom_task_queue *q, struct loom_task *t);

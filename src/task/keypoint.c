@@ -49,6 +49,13 @@ static struct loom_task *take(struct loom_task_queue *q, int stealer)
     return t;
 }
 
+/* 1 if q's keeper is waiting inside loom, so runs q itself: leave q to it (task.h). */
+static int kept(const struct loom_task_engine *e, struct loom_task_queue *q)
+{
+    int k = loom__load_relaxed(&q->keeper);
+    return k >= 0 && loom__load_relaxed(&e->id_tending[k].on);
+}
+
 static void count(struct loom_task_worker *w, const struct loom_task *t)
 {
     struct loom_task_engine *e = &loom__task_engine;
@@ -108,6 +115,8 @@ int loom__task_keypoint(void)
     const int *order = e->steal_order[w->home];
     for (int i = 0; i < e->nsteal[w->home]; i++) {
         struct loom_task_queue *q = &e->q[order[i]];
+        if (kept(e, q))
+            continue;
         struct loom_task *t = take(q, 1);
         if (t) {
             run(w, q, t);
@@ -129,7 +138,7 @@ int loom__task_work_visible(void)
     if (w->steal) {
         const int *order = e->steal_order[w->home];
         for (int i = 0; i < e->nsteal[w->home]; i++)
-            if (loom__load_relaxed(&e->q[order[i]].open))
+            if (loom__load_relaxed(&e->q[order[i]].open) && !kept(e, &e->q[order[i]]))
                 return 1;
     }
     return 0;

@@ -69,6 +69,7 @@ struct loom_task_worker {
     int numa;                  /* NUMA node of its home, -1 if it spans several */
     int steal;                 /* 1 if it may take stealable tasks from other queues */
     struct loom_event *event;  /* where it sleeps; notified when work may have come */
+    int first;                 /* 1 if it is its id's first worker: the rank thread */
     struct loom_task_stats stats;
 };
 
@@ -99,6 +100,9 @@ int loom__task_submit(struct loom_task *t);
 /* A keypoint of the calling worker (Algorithm 1, then one steal if allowed). Returns the number
  * of tasks run. A thread that is not a worker runs nothing. */
 int loom__task_keypoint(void);
+/* The calling worker starts (on=1) or stops (on=0) waiting inside loom; returns the previous
+ * value so nested waits restore it. No-op (returns 0) for a thread that is not a worker. */
+int loom__task_tending(int on);
 /* 1 if a task the calling worker could run is queued (a look without locks). */
 int loom__task_work_visible(void);
 
