@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_util.h"
 
 enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, NCOLL };
 static const char *const coll_name[NCOLL] = {"barrier",   "bcast",     "reduce",
@@ -38,18 +39,6 @@ struct options {
     long max_bytes;
     int want[NCOLL];
 };
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void call(int c, char *sb, char *rb, long bytes)
 {
@@ -100,20 +89,9 @@ static const char *parse(int argc, char **argv, struct options *o)
             if (o->max_bytes < 8 || o->max_bytes > (1L << 28))
                 return "--max takes a size from 8 bytes to 256 MiB";
         } else if (!strcmp(a, "--colls") && i + 1 < argc) {
-            char list[256];
-            snprintf(list, sizeof list, "%s", argv[++i]);
-            for (int c = 0; c < NCOLL; c++)
-                o->want[c] = 0;
-            for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
-                 tok = strtok_r(NULL, ",", &save)) {
-                int c = 0;
-                while (c < NCOLL && strcmp(tok, coll_name[c]))
-                    c++;
-                if (c == NCOLL)
-                    return "--colls takes names among barrier,bcast,reduce,allreduce,"
+            if (bench_parse_names(argv[++i], coll_name, NCOLL, o->want))
+                return "--colls takes names among barrier,bcast,reduce,allreduce,"
                            "allgather,alltoall";
-                o->want[c] = 1;
-            }
         } else {
             return "unknown argument";
         }
@@ -189,7 +167,8 @@ int main(int argc, char **argv)
             for (int r = 0; r < o.reps; r++)
                 t[r] = batch(c, sb, rb, bytes, iters);
             if (rank == 0) {
-                printf("coll_%s,%ld,%.3f,us\n", coll_name[c], bytes, median(t, o.reps));
+                double med = bench_median(t, o.reps);
+                printf("coll_%s,%ld,%.3f,us\n", coll_name[c], bytes, med);
                 fflush(stdout);
             }
         }

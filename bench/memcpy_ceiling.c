@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_util.h"
 #include <time.h>
 
 struct shared {
@@ -70,18 +71,6 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* The median cost of one back-to-back pair of clock reads. */
 static double clock_cost(void)
 {
@@ -90,7 +79,7 @@ static double clock_cost(void)
         double t0 = now();
         d[i] = now() - t0;
     }
-    return median(d, 2001);
+    return bench_median(d, 2001);
 }
 
 /* Spin until *flag == want (acquire: what the other thread wrote before its release store
@@ -191,8 +180,8 @@ static void *copier(void *arg)
             if (r >= 0)
                 w[r] = spent > 0 ? (double)size * (double)n / spent / 1e6 : 0;
         }
-        printf("memcpy,%zu,%.1f,MB/s\n", size, median(v, s->runs));
-        printf("memcpy_local,%zu,%.1f,MB/s\n", size, median(w, s->runs));
+        printf("memcpy,%zu,%.1f,MB/s\n", size, bench_median(v, s->runs));
+        printf("memcpy_local,%zu,%.1f,MB/s\n", size, bench_median(w, s->runs));
         fflush(stdout);
     }
     free(v);
@@ -240,7 +229,7 @@ static void *floor_thread(void *arg)
                 fprintf(stderr, "memcpy_ceiling: latency_floor %zu bytes: bad copy\n", size);
                 exit(1);
             }
-            printf("latency_floor,%zu,%.4f,us\n", size, median(v, s->runs));
+            printf("latency_floor,%zu,%.4f,us\n", size, bench_median(v, s->runs));
             fflush(stdout);
         }
     }

@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_util.h"
 #include <unistd.h>
 
 enum { IBCAST, IREDUCE, IALLREDUCE, ISCAN, NCOLL };
@@ -82,18 +83,6 @@ static double calibrate(volatile double *sink)
             best = t;
     }
     return (double)n / (best * 1e6);
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static void blocking(int c, double *sb, double *rb, int count)
@@ -153,7 +142,7 @@ static double measure(enum mode mode, int c, double *sb, double *rb, int count, 
 {
     for (int r = 0; r < reps; r++)
         t[r] = one(mode, c, sb, rb, count, comp_us, ipu, sink);
-    return median(t, reps);
+    return bench_median(t, reps);
 }
 
 /* Fills o from argv; NULL, or why the arguments are wrong. */
@@ -182,19 +171,8 @@ static const char *parse(int argc, char **argv, struct options *o)
             if (o->reps < 1)
                 return "--reps takes a positive count";
         } else if (!strcmp(a, "--colls") && i + 1 < argc) {
-            char list[256];
-            snprintf(list, sizeof list, "%s", argv[++i]);
-            for (int c = 0; c < NCOLL; c++)
-                o->want[c] = 0;
-            for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
-                 tok = strtok_r(NULL, ",", &save)) {
-                int c = 0;
-                while (c < NCOLL && strcmp(tok, coll_name[c]))
-                    c++;
-                if (c == NCOLL)
-                    return "--colls takes names among ibcast,ireduce,iallreduce,iscan";
-                o->want[c] = 1;
-            }
+            if (bench_parse_names(argv[++i], coll_name, NCOLL, o->want))
+                return "--colls takes names among ibcast,ireduce,iallreduce,iscan";
         } else if (!strcmp(a, "--iters-per-us") && i + 1 < argc) {
             o->ipu = atof(argv[++i]);
             if (o->ipu <= 0)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_util.h"
 
 static volatile double sink;
 static double iters_per_us;
@@ -45,18 +46,6 @@ static void calibrate(void)
             best = t;
     }
     iters_per_us = (double)n / (best * 1e6);
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return v[n / 2];
 }
 
 enum side { SENDER, RECEIVER, BOTH };
@@ -131,21 +120,21 @@ int main(int argc, char **argv)
         for (int side = SENDER; side <= BOTH; side++) {
             for (int r = 0; r < reps; r++)
                 t[r] = exchange(side, buf, n, 0, rank, NULL);
-            double t_comm = median(t, reps);
+            double t_comm = bench_median(t, reps);
             /* each repetition's overlap from its own measured computation time */
             for (int r = 0; r < reps; r++) {
                 double comp;
                 double total = exchange(side, buf, n, t_comm, rank, &comp);
                 t[r] = 1.0 - (total - comp) / t_comm;
             }
-            double overlap = median(t, reps);
+            double overlap = bench_median(t, reps);
             if (overlap < 0)
                 overlap = 0;
             if (overlap > 1)
                 overlap = 1;
             for (int r = 0; r < reps; r++)
                 t[r] = exchange(side, buf, n, t_comm, rank, NULL);
-            double t_total = median(t, reps);
+            double t_total = bench_median(t, reps);
             if (rank == 0) {
                 printf("overlap_%s,%d,%.3f,ratio\n", side_name[side], n, overlap);
                 printf("t_comm_%s,%d,%.2f,us\n", side_name[side], n, t_comm);

@@ -12,6 +12,11 @@ foreach(v INCDIR LIBDIR)
     set(abs_${v} "${prefix}/${LOOM_PC_${v}}")
   endif()
 endforeach()
+# pkg-config reads a space in a value as the end of a flag unless it is escaped ('\ '), and
+# prints it escaped, so a shell that evaluates the flags gets the path back whole.
+foreach(v prefix pc_INCDIR pc_LIBDIR)
+  string(REPLACE " " "\\ " ${v} "${${v}}")
+endforeach()
 set(LOOM_PC_PREFIX "${prefix}")
 set(LOOM_PC_INCLUDEDIR "${pc_INCDIR}")
 set(LOOM_PC_LIBDIR "${pc_LIBDIR}")

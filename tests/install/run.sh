@@ -18,6 +18,15 @@ prefix=$work/prefix
 san=${LOOMPKG_SANFLAGS:-}
 mkdir -p "$work"
 
+# An argument as loomcc -show prints it: bare when safe, else single-quoted (a build or
+# install folder may have a space in its path).
+q() {
+  case $1 in
+    '' | *[!A-Za-z0-9_./=:,+@%^-]*) printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ;;
+    *) printf '%s' "$1" ;;
+  esac
+}
+
 fail() {
   echo "FAIL ($step): $*" >&2
   exit 1
@@ -45,14 +54,14 @@ loomcc_flags)
   cc=$LOOMPKG_BUILD/bin/loomcc
   out=$(LOOMCC_CC="mycc -O1" "$cc" -show -o 'my prog' a.c)
   echo "loomcc -show: $out"
-  for want in "mycc -O1 -I$LOOMPKG_SRC/include " " -o 'my prog' a.c " " -lloom-main -lloom -lpthread"; do
+  for want in "mycc -O1 $(q "-I$LOOMPKG_SRC/include") " " -o 'my prog' a.c " " -lloom-main -lloom -lpthread"; do
     case $out in *"$want"*) ;; *) fail "loomcc -show printed '$out', expected it to contain '$want'" ;; esac
   done
   case $out in *"-Wl,-rpath,"*) ;; *) fail "loomcc -show printed '$out', expected an rpath" ;; esac
   for flag in -c -S -E -M -MM; do
     out=$("$cc" -show $flag a.c)
     case $out in *-lloom*) fail "loomcc -show $flag printed '$out', expected no link flags" ;; esac
-    case $out in *"-I$LOOMPKG_SRC/include"*) ;; *) fail "loomcc -show $flag printed '$out', expected -I" ;; esac
+    case $out in *"$(q "-I$LOOMPKG_SRC/include")"*) ;; *) fail "loomcc -show $flag printed '$out', expected -I" ;; esac
   done
   "$cc" --help | grep -q '^usage: loomcc' || fail "loomcc --help printed no usage line"
   # -show must not run the compiler: a compiler that does not exist is fine.
@@ -86,7 +95,7 @@ prefix)
   run "$prefix/bin/loom-info" >/dev/null || fail "installed loom-info exited with status $?"
   # The installed loomcc finds the prefix from its own location.
   out=$("$prefix/bin/loomcc" -show x.c)
-  case $out in *"-I$prefix/include "*"-L$lib "*) ;; *) fail "installed loomcc -show printed '$out', expected -I$prefix/include and -L$lib" ;; esac
+  case $out in *"$(q "-I$prefix/include") "*"$(q "-L$lib") "*) ;; *) fail "installed loomcc -show printed '$out', expected -I$prefix/include and -L$lib" ;; esac
   ;;
 
 cmake_downstream)
@@ -115,12 +124,16 @@ pkgconfig)
   v=$("$pc" --modversion loom) || fail "pkg-config does not find loom"
   flags=$("$pc" --cflags --libs loom)
   echo "pkg-config --cflags --libs loom: $flags"
-  case $flags in *"-I$prefix/include"*"-lloom-main -lloom"*) ;; *) fail "pkg-config printed '$flags', expected -I$prefix/include ... -lloom-main -lloom" ;; esac
+  # pkg-config writes a space of a path as '\ ' (its .pc files escape them so): compare with
+  # that, and split the flags as a shell reads them back (eval), as a makefile's shell would.
+  esc_prefix=$(printf '%s' "$prefix" | sed 's/ /\\ /g')
+  case $flags in *"-I$esc_prefix/include"*"-lloom-main -lloom"*) ;; *) fail "pkg-config printed '$flags', expected -I$esc_prefix/include ... -lloom-main -lloom" ;; esac
   static=$("$pc" --static --libs loom)
   case $static in *-lhwloc*) ;; *) fail "pkg-config --static --libs printed '$static', expected -lhwloc" ;; esac
   echo "loom $v"
   # shellcheck disable=SC2086
-  run "$LOOMPKG_CC" $san -o "$work/app_pc" "$LOOMPKG_SRC/tests/install/downstream/app.c" $flags -lpthread
+  eval "set -- $flags"
+  run "$LOOMPKG_CC" $san -o "$work/app_pc" "$LOOMPKG_SRC/tests/install/downstream/app.c" "$@" -lpthread
   run env LD_LIBRARY_PATH="$prefix/$LOOMPKG_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$prefix/bin/loomrun" -n 2 "$work/app_pc" 2 >"$work/app_pc.out" || fail "app_pc exited with status $?, expected 0"
   cat "$work/app_pc.out"
