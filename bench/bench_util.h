@@ -38,4 +38,53 @@ static inline int bench_parse_names(const char *list, const char *const names[],
     }
     return 0;
 }
+
+/* Options of a size sweep (coll.c, hier.c): --quick, --reps R, --max BYTES and
+ * --colls a,b,... where the names are names[0..n-1]. */
+#define BENCH_MAX_NAMES 16
+struct bench_sweep {
+    int reps;         /* timed batches per size; the value printed is their median */
+    double batch_us;  /* target time of one batch */
+    long max_bytes;   /* largest size */
+    int want[BENCH_MAX_NAMES];
+};
+
+/* Fills o from argv; NULL, or why the arguments are wrong (`colls_help` names the list). */
+static inline const char *bench_parse_sweep(int argc, char **argv, const char *const names[],
+                                            int n, const char *colls_help,
+                                            struct bench_sweep *o)
+{
+    int reps_set = 0, quick = 0;
+    o->reps = 11;
+    o->batch_us = 5000;
+    o->max_bytes = 4L << 20;
+    for (int c = 0; c < n; c++)
+        o->want[c] = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--quick") || !strcmp(a, "-q")) {
+            quick = 1;
+        } else if (!strcmp(a, "--reps") && i + 1 < argc) {
+            o->reps = atoi(argv[++i]);
+            reps_set = 1;
+            if (o->reps < 1)
+                return "--reps takes a positive count";
+        } else if (!strcmp(a, "--max") && i + 1 < argc) {
+            o->max_bytes = atol(argv[++i]);
+            if (o->max_bytes < 8 || o->max_bytes > (1L << 28))
+                return "--max takes a size from 8 bytes to 256 MiB";
+        } else if (!strcmp(a, "--colls") && i + 1 < argc) {
+            if (bench_parse_names(argv[++i], names, n, o->want))
+                return colls_help;
+        } else {
+            return "unknown argument";
+        }
+    }
+    if (quick) {
+        o->batch_us = 500;
+        if (!reps_set)
+            o->reps = 3;
+    }
+    return NULL;
+}
 #endif

@@ -33,13 +33,6 @@ enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, NCOLL };
 static const char *const coll_name[NCOLL] = {"barrier",   "bcast",     "reduce",
                                              "allreduce", "allgather", "alltoall"};
 
-struct options {
-    int reps;
-    double batch_us; /* target time of one timed batch */
-    long max_bytes;
-    int want[NCOLL];
-};
-
 static void call(int c, char *sb, char *rb, long bytes)
 {
     int n = (int)bytes;
@@ -66,52 +59,17 @@ static double batch(int c, char *sb, char *rb, long bytes, int iters)
     return slowest;
 }
 
-/* Fills o from argv; NULL, or why the arguments are wrong. */
-static const char *parse(int argc, char **argv, struct options *o)
-{
-    int reps_set = 0, quick = 0;
-    o->reps = 11;
-    o->batch_us = 5000;
-    o->max_bytes = 4L << 20;
-    for (int c = 0; c < NCOLL; c++)
-        o->want[c] = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--quick") || !strcmp(a, "-q")) {
-            quick = 1;
-        } else if (!strcmp(a, "--reps") && i + 1 < argc) {
-            o->reps = atoi(argv[++i]);
-            reps_set = 1;
-            if (o->reps < 1)
-                return "--reps takes a positive count";
-        } else if (!strcmp(a, "--max") && i + 1 < argc) {
-            o->max_bytes = atol(argv[++i]);
-            if (o->max_bytes < 8 || o->max_bytes > (1L << 28))
-                return "--max takes a size from 8 bytes to 256 MiB";
-        } else if (!strcmp(a, "--colls") && i + 1 < argc) {
-            if (bench_parse_names(argv[++i], coll_name, NCOLL, o->want))
-                return "--colls takes names among barrier,bcast,reduce,allreduce,"
-                           "allgather,alltoall";
-        } else {
-            return "unknown argument";
-        }
-    }
-    if (quick) {
-        o->batch_us = 500;
-        if (!reps_set)
-            o->reps = 3;
-    }
-    return NULL;
-}
-
 int main(int argc, char **argv)
 {
     int rank, size;
-    struct options o;
+    struct bench_sweep o;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const char *why = parse(argc, argv, &o);
+    const char *why = bench_parse_sweep(argc, argv, coll_name, NCOLL,
+                                        "--colls takes names among barrier,bcast,reduce,"
+                                        "allreduce,allgather,alltoall",
+                                        &o);
     if (why) {
         if (rank == 0)
             fprintf(stderr, "coll: %s\nusage: coll [--quick] [--reps R] [--max BYTES] "

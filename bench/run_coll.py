@@ -287,6 +287,24 @@ def runs_table(info):
     return md
 
 
+def parse_common_args(ap, timeout):
+    """Adds the options every collective driver shares (output, loom build, quiet-machine
+    wait, timeout, install, plots) to ap, parses the command line and returns the args."""
+    ap.add_argument('--out', default=str(BENCH / 'results'))
+    ap.add_argument('--loom-build', default='build')
+    ap.add_argument('--loom-prefix')
+    ap.add_argument('--wait-idle', type=float, default=None, metavar='S',
+                    help='wait up to S s for a quiet machine before each run (default 60, '
+                    '0 with --quick)')
+    ap.add_argument('--timeout', type=int, default=timeout)
+    ap.add_argument('--install', action='store_true')
+    ap.add_argument('--no-plots', action='store_true')
+    args = ap.parse_args()
+    if args.wait_idle is None:
+        args.wait_idle = 0 if args.quick else 60
+    return args
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -299,18 +317,7 @@ def main():
                     'instead of taking it from the first run')
     ap.add_argument('--iters-per-us', default='', help='nbc: the computation loop\'s speed '
                     'instead of the first run\'s calibration')
-    ap.add_argument('--out', default=str(BENCH / 'results'))
-    ap.add_argument('--loom-build', default='build')
-    ap.add_argument('--loom-prefix')
-    ap.add_argument('--wait-idle', type=float, default=None, metavar='S',
-                    help='wait up to S s for a quiet machine before each run (default 60, '
-                    '0 with --quick)')
-    ap.add_argument('--timeout', type=int, default=600)
-    ap.add_argument('--install', action='store_true')
-    ap.add_argument('--no-plots', action='store_true')
-    args = ap.parse_args()
-    if args.wait_idle is None:
-        args.wait_idle = 0 if args.quick else 60
+    args = parse_common_args(ap, timeout=600)
     progs = [p for p in args.programs.split(',') if p]
     for p in progs:
         if p not in ('coll', 'nbc'):

@@ -39,4 +39,21 @@ void loom__tree_reduce(struct loom_sched *s, const void *input, void *result, si
 /* The binomial broadcast of buf (count elements of type) from root. */
 void loom__tree_bcast(struct loom_sched *s, void *buf, size_t count, struct loom_datatype *type,
                       int root);
+
+/* ---- issue 6, "Using the hierarchy": builders that coll.c's dispatch calls ---- */
+/* bcast / reduce as a chain in rank order (alg_chain.c; LOOM_COLL_{BCAST,REDUCE}_ALGO=chain). */
+void loom__alg_bcast_chain(struct loom_sched *s, const struct loom_coll_args *a);
+void loom__alg_reduce_chain(struct loom_sched *s, const struct loom_coll_args *a);
+struct loom_comm;
+/* LOOM_COLL_HIER (alg_hier.c): when the call of `kind` on c goes through the hardware tree
+ * (barrier, bcast, reduce, allreduce; non-commutative operations only where every group holds
+ * consecutive ranks), append its rounds to s and return 1 (s->nomem tells a failure); else
+ * return 0 with s untouched, and the caller builds the flat algorithm. The rounds carry no
+ * tree tags, so split-tree leaves them whole. */
+int loom__coll_hier_build(enum loom_coll_kind kind, struct loom_comm *c, struct loom_sched *s,
+                          const struct loom_coll_args *a);
+/* 1 when loom__coll_hier_build would build this call hierarchically (for a caller that has
+ * another path to rule out first, such as the blocking shm collectives). */
+int loom__coll_hier_applies(enum loom_coll_kind kind, struct loom_comm *c,
+                            const struct loom_coll_args *a);
 #endif

@@ -1,8 +1,30 @@
-/* coll/coll.c — one collective call: pick the algorithm, build the calling rank's schedule,
- * cut it for split-tree, then run it (blocking) or start it (nonblocking). */
+/* coll/coll.c — one collective call: a blocking one runs as an shm collective (shm.h) when
+ * that is chosen; otherwise pick the algorithm, build the calling rank's schedule, cut it for
+ * split-tree, then run it (blocking) or start it (nonblocking). */
+#include <string.h>
 #include "coll/alg.h"
+#include "coll/shm.h"
 #include "comm/comm.h"
+#include "core/config.h"
 #include "core/error.h"
+
+/* The LOOM_COLL_<NAME>_ALGO rows follow enum loom_coll_kind, one each, in order. */
+_Static_assert(LOOM_CFG_COLL_EXSCAN_ALGO - LOOM_CFG_COLL_BARRIER_ALGO == LOOM_COLL_EXSCAN,
+               "the collectives' ALGO rows of config_table.h follow enum loom_coll_kind");
+
+/* Whether a blocking call of kind on n ranks runs as an shm collective: when its ALGO row says
+ * "shm", or says "auto" and the rule below picks it. The rule (measured with bench/coll.c on
+ * 2 ranks against MPICH, docs/collectives.md): every size of every collective, on every
+ * communicator the slot has room for. Depends only on what every member has alike. */
+static int use_shm(enum loom_coll_kind kind, int n, const struct loom_coll_args *a)
+{
+    if (!loom__coll_shm_usable((int)kind, n, a))
+        return 0;
+    enum loom_config_id cfg = (enum loom_config_id)(LOOM_CFG_COLL_BARRIER_ALGO + (int)kind);
+    if (loom__config_int(cfg) == 0)
+        return 1;
+    return strcmp(loom__config_str(cfg), "shm") == 0;
+}
 
 typedef void (*builder_fn)(struct loom_sched *s, const struct loom_coll_args *a);
 
@@ -25,9 +47,13 @@ static builder_fn builder(enum loom_coll_kind kind, enum loom_coll_alg alg)
     case LOOM_COLL_BARRIER:
         return lin ? barrier_linear : barrier_dissemination;
     case LOOM_COLL_BCAST:
-        return lin ? loom__alg_bcast_linear : loom__alg_bcast_binomial;
+        return alg == LOOM_ALG_CHAIN ? loom__alg_bcast_chain
+               : lin                 ? loom__alg_bcast_linear
+                                     : loom__alg_bcast_binomial;
     case LOOM_COLL_REDUCE:
-        return lin ? loom__alg_reduce_linear : loom__alg_reduce_binomial;
+        return alg == LOOM_ALG_CHAIN ? loom__alg_reduce_chain
+               : lin                 ? loom__alg_reduce_linear
+                                     : loom__alg_reduce_binomial;
     case LOOM_COLL_ALLREDUCE:
         return alg == LOOM_ALG_REDUCE_BCAST ? loom__alg_allreduce_reduce_bcast
                                             : loom__alg_allreduce_recursive_doubling;
@@ -112,6 +138,8 @@ int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
                    const struct loom_coll_args *a, MPI_Request *req, int *mpi_err)
 {
     int n = c->sh->size;
+    if (!req && use_shm(kind, n, a) && !loom__coll_hier_applies(kind, c, a))
+        return loom__coll_shm_run((int)kind, c, a, mpi_err);
     int S = req ? loom__coll_split_s(kind, n) : -1;
     size_t bytes = selection_bytes(kind, a, c->rank == a->root);
     enum loom_coll_alg alg =
@@ -124,7 +152,8 @@ int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
         return LOOM_ERR_NOMEM;
     if (req)
         keep_types(s, a);
-    build(s, a);
+    if (!loom__coll_hier_build(kind, c, s, a)) /* LOOM_COLL_HIER (alg_hier.c) */
+        build(s, a);
     loom__coll_split_apply(s, is_tree(alg) ? S : -1);
     loom__sched_merge_sends(s);
     if (!req)

@@ -50,6 +50,7 @@ enum loom_coll_alg {
     LOOM_ALG_PAIRWISE,           /* alltoall(v,w) */
     LOOM_ALG_CHAIN,              /* scan, exscan (libNBC's, the paper's Iscan) */
     LOOM_ALG_REDUCE_SCATTERV,    /* reduce_scatter(_block): reduce to 0, then scatterv */
+    LOOM_ALG_SHM,                /* blocking calls: direct access, no messages (shm.h) */
     LOOM_ALG_NALGS_
 };
 

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include "coll/op.h"
 #include "coll/sched.h"
+#include "coll/shm.h"
 #include "comm/comm.h"
 #include "core/atomic.h"
 #include "core/error.h"
@@ -187,6 +188,16 @@ void loom__sched_run_blocking(struct loom_sched *s, int limit)
     }
 }
 
+/* The schedule has ended: nothing reads its temporaries any more. Give them back to the
+ * owner's scratch cache (shm_scratch.c) now rather than when the schedule's memory leaves the
+ * quarantine, which may be much later. Caller holds busy (or owns a private schedule). */
+static void release_scratch(struct loom_sched *s)
+{
+    for (int i = 0; i < s->ntmps; i++)
+        loom__coll_scratch_put(s->owner, s->tmps[i]);
+    s->ntmps = 0;
+}
+
 int loom__sched_run(struct loom_sched *s, int *mpi_err)
 {
     if (s->nomem) {
@@ -196,6 +207,7 @@ int loom__sched_run(struct loom_sched *s, int *mpi_err)
     init_requests(s);
     loom__sched_run_blocking(s, s->nrounds);
     *mpi_err = s->err;
+    release_scratch(s);
     loom__sched_free(s);
     return 0;
 }
@@ -244,9 +256,10 @@ void loom__coll_rank_fini(void)
 {
     struct loom_rank *me = loom__self;
     struct live *t = loom__load_acquire(&live_table);
-    if (!me || !t || me->world_rank >= t->n)
-        return;
-    loom__wait_until(&me->event, none_live, &t->count[me->world_rank]);
+    if (me && t && me->world_rank < t->n)
+        loom__wait_until(&me->event, none_live, &t->count[me->world_rank]);
+    /* every schedule of ours has ended and given its scratch back: empty the cache */
+    loom__coll_scratch_rank_fini();
 }
 
 static void release_sched(void *p)
@@ -270,6 +283,7 @@ static void request_gone(struct loom_request *r)
 static void finish(struct loom_sched *s, struct loom_task *running)
 {
     struct loom_request *r = s->req;
+    release_scratch(s); /* before the live count drops: the owner's finalize drains its cache */
     loom__store_release(&s->done, 1);
     if (running != &s->task)
         loom__task_cancel(&s->task); /* returns at once if idle; a running one sees busy */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "coll/op.h"
 #include "coll/sched.h"
+#include "coll/shm.h"
 #include "comm/comm.h"
 #include "core/atomic.h"
 #include "core/rank.h"
@@ -46,7 +47,7 @@ void loom__sched_free(struct loom_sched *s)
     if (!s)
         return;
     for (int i = 0; i < s->ntmps; i++)
-        free(s->tmps[i]);
+        loom__coll_scratch_free(s->tmps[i]);
     for (int i = 0; i < s->ntypes; i++)
         loom__dt_release(s->types[i]);
     if (s->op)
@@ -175,9 +176,11 @@ void *loom__sched_bytes(struct loom_sched *s, size_t n)
 {
     if (n == 0 || s->nomem)
         return &dummy_scratch;
-    void *p = malloc(n);
+    /* from the rank's scratch cache: a schedule's temporaries go back to it when the
+     * schedule ends (run.c), so repeated large collectives reuse the same pages */
+    void *p = loom__coll_scratch_get(s->owner, n);
     if (!p || grow((void **)&s->tmps, &s->captmps, s->ntmps, sizeof *s->tmps) != 0) {
-        free(p);
+        loom__coll_scratch_free(p);
         s->nomem = 1;
         return &dummy_scratch;
     }

@@ -22,9 +22,13 @@
  *   reduce_scatter(_block) linear up to LINEAR_MAX_RANKS_ALL ranks (each rank reduces its own
  *                      block), reduce then scatterv above.
  *   scan, exscan       chain; gatherv, scatterv linear (the only ones).
+ *   chain (bcast, reduce) is never chosen by the rule: n - 1 steps in a row lose to the tree
+ *                      from 3 ranks on; it is there to be forced, for the hierarchy's
+ *                      benchmark (bench/hier.c) and to run at each level of LOOM_COLL_HIER.
  * A nonblocking tree collective in thread mode always takes the binomial tree (reduce then
  * bcast for allreduce): split-tree cuts trees. These thresholds are reasoned, not measured;
  * the benchmarks (bench/coll.c) are meant to replace them. */
+#include <string.h>
 #include "coll/coll.h"
 #include "core/config.h"
 
@@ -39,8 +43,10 @@ static const struct {
     enum loom_coll_alg algs[3];
 } table[LOOM_COLL_NKINDS_] = {
     [LOOM_COLL_BARRIER] = {LOOM_CFG_COLL_BARRIER_ALGO, {LOOM_ALG_DISSEMINATION, LOOM_ALG_LINEAR}},
-    [LOOM_COLL_BCAST] = {LOOM_CFG_COLL_BCAST_ALGO, {LOOM_ALG_BINOMIAL, LOOM_ALG_LINEAR}},
-    [LOOM_COLL_REDUCE] = {LOOM_CFG_COLL_REDUCE_ALGO, {LOOM_ALG_BINOMIAL, LOOM_ALG_LINEAR}},
+    [LOOM_COLL_BCAST] = {LOOM_CFG_COLL_BCAST_ALGO,
+                         {LOOM_ALG_BINOMIAL, LOOM_ALG_LINEAR, LOOM_ALG_CHAIN}},
+    [LOOM_COLL_REDUCE] = {LOOM_CFG_COLL_REDUCE_ALGO,
+                         {LOOM_ALG_BINOMIAL, LOOM_ALG_LINEAR, LOOM_ALG_CHAIN}},
     [LOOM_COLL_ALLREDUCE] = {LOOM_CFG_COLL_ALLREDUCE_ALGO,
                              {LOOM_ALG_RECURSIVE_DOUBLING, LOOM_ALG_REDUCE_BCAST}},
     [LOOM_COLL_GATHER] = {LOOM_CFG_COLL_GATHER_ALGO, {LOOM_ALG_BINOMIAL, LOOM_ALG_LINEAR}},
@@ -71,6 +77,7 @@ static const char *const names[LOOM_ALG_NALGS_] = {
     [LOOM_ALG_PAIRWISE] = "pairwise",
     [LOOM_ALG_CHAIN] = "chain",
     [LOOM_ALG_REDUCE_SCATTERV] = "reduce-scatterv",
+    [LOOM_ALG_SHM] = "shm",
 };
 
 const char *loom__coll_alg_name(enum loom_coll_alg alg)
@@ -118,6 +125,9 @@ enum loom_coll_alg loom__coll_select(enum loom_coll_kind kind, int nranks, size_
 {
     (void)commutative; /* every algorithm here keeps rank order */
     long long forced = loom__config_int(table[kind].cfg);
+    /* "shm", last of every row: blocking calls run it (coll.c); others fall to the builders */
+    if (forced > 0 && strcmp(loom__config_str(table[kind].cfg), "shm") == 0)
+        return LOOM_ALG_SHM;
     if (forced > 0 && forced <= 3 && table[kind].algs[forced - 1] != LOOM_ALG_AUTO)
         return table[kind].algs[forced - 1];
     return rule(kind, nranks, bytes, split);

@@ -17,6 +17,7 @@
 #include "mpi.h"
 #include "core/object.h"
 #include "core/event.h"
+#include "coll/shm.h"
 
 struct loom_p2p_ctx;
 struct loom_attr_list;
@@ -52,6 +53,8 @@ struct loom_comm_shared {
     struct loom_p2p_ctx *pt2pt;    /* matching for user point-to-point */
     struct loom_p2p_ctx *coll;     /* hidden context for collectives built on point-to-point */
     struct loom_rendezvous rv;
+    struct loom_coll_shm shm;      /* the shm collectives' slot (coll/shm.h, coll/shm_sync.c):
+                                      zero from calloc, freed with this struct */
 };
 
 struct loom_comm {

@@ -76,39 +76,43 @@
       "split-tree for nonblocking bcast, reduce, allreduce, gather, scatter in thread mode: "  \
       "S tree levels (from the leaves) run on the rank, the rest on progress threads; "        \
       "off = 0; auto = the model's best S (docs/collectives.md)")                              \
-    X(COLL_BARRIER_ALGO, ENUM, "auto", "auto|dissemination|linear", NULL,                      \
+    X(COLL_HIER, ENUM, "auto", "auto|on|off", NULL,                                            \
+      "run bcast, reduce, allreduce and barrier level by level down the hardware hierarchy "   \
+      "(docs/hierarchy.md): on = wherever it has more than one level; auto = where the "       \
+      "communicator spans more than one NUMA node or package")                                 \
+    X(COLL_BARRIER_ALGO, ENUM, "auto", "auto|dissemination|linear|shm", NULL,                  \
       "MPI_Barrier / MPI_Ibarrier algorithm (auto: docs/collectives.md)")                      \
-    X(COLL_BCAST_ALGO, ENUM, "auto", "auto|binomial|linear", NULL,                             \
+    X(COLL_BCAST_ALGO, ENUM, "auto", "auto|binomial|linear|chain|shm", NULL,                   \
       "MPI_Bcast / MPI_Ibcast algorithm")                                                      \
-    X(COLL_REDUCE_ALGO, ENUM, "auto", "auto|binomial|linear", NULL,                            \
+    X(COLL_REDUCE_ALGO, ENUM, "auto", "auto|binomial|linear|chain|shm", NULL,                  \
       "MPI_Reduce / MPI_Ireduce algorithm")                                                    \
-    X(COLL_ALLREDUCE_ALGO, ENUM, "auto", "auto|recursive-doubling|reduce-bcast", NULL,         \
+    X(COLL_ALLREDUCE_ALGO, ENUM, "auto", "auto|recursive-doubling|reduce-bcast|shm", NULL,     \
       "MPI_Allreduce / MPI_Iallreduce algorithm")                                              \
-    X(COLL_GATHER_ALGO, ENUM, "auto", "auto|binomial|linear", NULL,                            \
+    X(COLL_GATHER_ALGO, ENUM, "auto", "auto|binomial|linear|shm", NULL,                        \
       "MPI_Gather / MPI_Igather algorithm")                                                    \
-    X(COLL_GATHERV_ALGO, ENUM, "auto", "auto|linear", NULL,                                    \
+    X(COLL_GATHERV_ALGO, ENUM, "auto", "auto|linear|shm", NULL,                                \
       "MPI_Gatherv / MPI_Igatherv algorithm")                                                  \
-    X(COLL_SCATTER_ALGO, ENUM, "auto", "auto|binomial|linear", NULL,                           \
+    X(COLL_SCATTER_ALGO, ENUM, "auto", "auto|binomial|linear|shm", NULL,                       \
       "MPI_Scatter / MPI_Iscatter algorithm")                                                  \
-    X(COLL_SCATTERV_ALGO, ENUM, "auto", "auto|linear", NULL,                                   \
+    X(COLL_SCATTERV_ALGO, ENUM, "auto", "auto|linear|shm", NULL,                               \
       "MPI_Scatterv / MPI_Iscatterv algorithm")                                                \
-    X(COLL_ALLGATHER_ALGO, ENUM, "auto", "auto|ring|linear", NULL,                             \
+    X(COLL_ALLGATHER_ALGO, ENUM, "auto", "auto|ring|linear|shm", NULL,                         \
       "MPI_Allgather / MPI_Iallgather algorithm")                                              \
-    X(COLL_ALLGATHERV_ALGO, ENUM, "auto", "auto|ring|linear", NULL,                            \
+    X(COLL_ALLGATHERV_ALGO, ENUM, "auto", "auto|ring|linear|shm", NULL,                        \
       "MPI_Allgatherv / MPI_Iallgatherv algorithm")                                            \
-    X(COLL_ALLTOALL_ALGO, ENUM, "auto", "auto|pairwise|linear", NULL,                          \
+    X(COLL_ALLTOALL_ALGO, ENUM, "auto", "auto|pairwise|linear|shm", NULL,                      \
       "MPI_Alltoall / MPI_Ialltoall algorithm")                                                \
-    X(COLL_ALLTOALLV_ALGO, ENUM, "auto", "auto|pairwise|linear", NULL,                         \
+    X(COLL_ALLTOALLV_ALGO, ENUM, "auto", "auto|pairwise|linear|shm", NULL,                     \
       "MPI_Alltoallv / MPI_Ialltoallv algorithm")                                              \
-    X(COLL_ALLTOALLW_ALGO, ENUM, "auto", "auto|pairwise|linear", NULL,                         \
+    X(COLL_ALLTOALLW_ALGO, ENUM, "auto", "auto|pairwise|linear|shm", NULL,                     \
       "MPI_Alltoallw / MPI_Ialltoallw algorithm")                                              \
-    X(COLL_REDUCE_SCATTER_ALGO, ENUM, "auto", "auto|reduce-scatterv|linear", NULL,             \
+    X(COLL_REDUCE_SCATTER_ALGO, ENUM, "auto", "auto|reduce-scatterv|linear|shm", NULL,         \
       "MPI_Reduce_scatter / MPI_Ireduce_scatter algorithm")                                    \
-    X(COLL_REDUCE_SCATTER_BLOCK_ALGO, ENUM, "auto", "auto|reduce-scatterv|linear", NULL,       \
+    X(COLL_REDUCE_SCATTER_BLOCK_ALGO, ENUM, "auto", "auto|reduce-scatterv|linear|shm", NULL,   \
       "MPI_Reduce_scatter_block / MPI_Ireduce_scatter_block algorithm")                        \
-    X(COLL_SCAN_ALGO, ENUM, "auto", "auto|chain", NULL,                                        \
+    X(COLL_SCAN_ALGO, ENUM, "auto", "auto|chain|shm", NULL,                                    \
       "MPI_Scan / MPI_Iscan algorithm")                                                        \
-    X(COLL_EXSCAN_ALGO, ENUM, "auto", "auto|chain", NULL,                                      \
+    X(COLL_EXSCAN_ALGO, ENUM, "auto", "auto|chain|shm", NULL,                                  \
       "MPI_Exscan / MPI_Iexscan algorithm")
 /* clang-format on */
 

@@ -1,0 +1,285 @@
+/* coll/alg_hier.c — collectives run level by level through the hardware tree (LOOM_COLL_HIER;
+ * alg_hier.h for the tree, docs/hierarchy.md for the rule): what the 2018 paper's Section 7.2
+ * does with its roots communicators, done inside loom for its own bcast, reduce, allreduce
+ * and barrier, blocking and nonblocking alike (this only builds the schedule).
+ *
+ * At each internal node of the tree the node's participants (the leaders of its children)
+ * run the flat algorithm that selection picks for that many ranks (LOOM_COLL_<NAME>_ALGO
+ * still forces it): one-to-all from the top node down (bcast), all-to-one from the bottom up
+ * (reduce), reduce below the top + allreduce among the top node's participants + bcast below
+ * (allreduce), and fan-in / barrier at the top / fan-out (barrier). A rank takes part in the
+ * node above its leaf, and in each node above that as long as it leads the node below.
+ *
+ * The flat builders are reused as they are: each is run on a "view" of the schedule whose
+ * size and rank are the node's (s->size, s->me), then the peers of the operations it added
+ * are mapped from the view's ranks to the communicator's. Messages of different nodes never
+ * mix: two ranks meet in one node only (the deepest holding both), and every message of one
+ * call shares the call's tag, ordered per pair as the schedule posts them.
+ *
+ * Non-commutative operations keep rank order only where every node holds consecutive ranks
+ * (children are ordered by their lowest rank, so the view's order is rank order); elsewhere
+ * (a scattered binding) reductions with them stay flat. */
+#include <string.h>
+#include "coll/alg.h"
+#include "coll/alg_hier.h"
+#include "comm/comm.h"
+
+typedef void (*builder_fn)(struct loom_sched *s, const struct loom_coll_args *a);
+
+/* One node seen from the calling rank: its participants in child order, the view's rank of
+ * the calling rank and of the node's leader. */
+struct part {
+    int node;
+    int k;
+    int *ids;   /* [k] communicator rank of each view rank (schedule scratch) */
+    int vme, vroot;
+};
+
+/* The nodes the calling rank takes part in, bottom up, into p[] (at most height + 1); their
+ * number. root: the collective's root (the leaders follow it). */
+static int path(struct loom_sched *s, const struct loom_htree *t, int root, struct part *p)
+{
+    int me = s->me, m = 0;
+    int x = t->leaf[me];
+    while (t->parent[x] >= 0 && loom__hier_tree_leader(t, x, root) == me) {
+        int g = t->parent[x];
+        struct part *q = &p[m++];
+        q->node = g;
+        q->k = t->nkids[g];
+        q->ids = loom__sched_bytes(s, (size_t)q->k * sizeof *q->ids);
+        if (s->nomem)
+            return 0;
+        int lead = loom__hier_tree_leader(t, g, root);
+        q->vroot = 0;
+        for (int j = 0; j < q->k; j++) {
+            int c = t->kids[t->kfirst[g] + j];
+            q->ids[j] = loom__hier_tree_leader(t, c, root);
+            if (q->ids[j] == lead)
+                q->vroot = j;
+        }
+        q->vme = t->kidx[x];
+        x = g;
+    }
+    return m;
+}
+
+/* Append builder b's rounds for the view p (args a, whose root is a view rank). */
+static void among(struct loom_sched *s, const struct part *p, builder_fn b,
+                  const struct loom_coll_args *a)
+{
+    int me = s->me, size = s->size, from = s->nops;
+    s->me = p->vme;
+    s->size = p->k;
+    b(s, a);
+    s->me = me;
+    s->size = size;
+    for (int i = from; i < s->nops; i++)
+        if (s->ops[i].kind == LOOM_SOP_SEND || s->ops[i].kind == LOOM_SOP_RECV)
+            s->ops[i].peer = p->ids[s->ops[i].peer];
+}
+
+static builder_fn bcast_builder(int k, size_t bytes)
+{
+    switch (loom__coll_select(LOOM_COLL_BCAST, k, bytes, 1, 0)) {
+    case LOOM_ALG_LINEAR:
+        return loom__alg_bcast_linear;
+    case LOOM_ALG_CHAIN:
+        return loom__alg_bcast_chain;
+    default:
+        return loom__alg_bcast_binomial;
+    }
+}
+
+static builder_fn reduce_builder(int k, size_t bytes, int commutative)
+{
+    switch (loom__coll_select(LOOM_COLL_REDUCE, k, bytes, commutative, 0)) {
+    case LOOM_ALG_LINEAR:
+        return loom__alg_reduce_linear;
+    case LOOM_ALG_CHAIN:
+        return loom__alg_reduce_chain;
+    default:
+        return loom__alg_reduce_binomial;
+    }
+}
+
+static builder_fn allreduce_builder(int k, size_t bytes, int commutative)
+{
+    return loom__coll_select(LOOM_COLL_ALLREDUCE, k, bytes, commutative, 0) ==
+                   LOOM_ALG_REDUCE_BCAST
+               ? loom__alg_allreduce_reduce_bcast
+               : loom__alg_allreduce_recursive_doubling;
+}
+
+/* bcast of buf down the nodes p[from..0] (top first). */
+static void bcast_down(struct loom_sched *s, const struct part *p, int from, void *buf,
+                       size_t count, struct loom_datatype *type)
+{
+    size_t bytes = loom__dt_stream_size(type, count);
+    for (int i = from; i >= 0; i--) {
+        struct loom_coll_args v = {.rbuf = buf, .rcount = count, .rtype = type,
+                                   .root = p[i].vroot};
+        among(s, &p[i], bcast_builder(p[i].k, bytes), &v);
+    }
+}
+
+/* reduce up the nodes p[0..m-1] starting from input; returns what the calling rank holds
+ * after the last one: that node's result, in last_result, when it leads it (it leads every
+ * node of its path but maybe the last, whose results go to schedule scratch); else the
+ * partial result it sent. */
+static const void *reduce_up(struct loom_sched *s, const struct part *p, int m,
+                             const void *input, void *last_result, size_t count,
+                             struct loom_datatype *type, struct loom_op *op)
+{
+    size_t bytes = loom__dt_stream_size(type, count);
+    const void *acc = input;
+    for (int i = 0; i < m; i++) {
+        int leads = p[i].vme == p[i].vroot;
+        void *out = !leads ? NULL : i == m - 1 ? last_result : loom__sched_scratch(s, count, type);
+        struct loom_coll_args v = {.sbuf = acc, .rbuf = out, .scount = count, .stype = type,
+                                   .op = op, .root = p[i].vroot,
+                                   .in_place = out != NULL && out == acc};
+        among(s, &p[i], reduce_builder(p[i].k, bytes, op->commutative), &v);
+        if (leads)
+            acc = out;
+    }
+    return acc;
+}
+
+static void hier_bcast(struct loom_sched *s, const struct loom_htree *t, struct part *p,
+                       const struct loom_coll_args *a)
+{
+    int m = path(s, t, a->root, p);
+    bcast_down(s, p, m - 1, a->rbuf, a->rcount, a->rtype);
+}
+
+static void hier_reduce(struct loom_sched *s, const struct loom_htree *t, struct part *p,
+                        const struct loom_coll_args *a)
+{
+    int m = path(s, t, a->root, p);
+    const void *input = a->in_place ? a->rbuf : a->sbuf;
+    loom__sched_keep_op(s, a->op);
+    reduce_up(s, p, m, input, a->rbuf, a->scount, a->stype, a->op);
+}
+
+static void hier_allreduce(struct loom_sched *s, const struct loom_htree *t, struct part *p,
+                           const struct loom_coll_args *a)
+{
+    int m = path(s, t, 0, p);
+    const void *input = a->in_place ? a->rbuf : a->sbuf;
+    size_t count = a->scount;
+    struct loom_datatype *type = a->stype;
+    loom__sched_keep_op(s, a->op);
+    int top = m > 0 && t->parent[p[m - 1].node] < 0; /* the calling rank reaches the top */
+    int below = top ? m - 1 : m;
+    const void *acc = reduce_up(s, p, below, input, a->rbuf, count, type, a->op);
+    if (top) { /* allreduce among the top node's participants, into rbuf */
+        struct loom_coll_args v = {.sbuf = acc, .rbuf = a->rbuf, .scount = count,
+                                   .stype = type, .op = a->op, .in_place = acc == a->rbuf};
+        among(s, &p[m - 1],
+              allreduce_builder(p[m - 1].k, loom__dt_stream_size(type, count),
+                                a->op->commutative),
+              &v);
+    }
+    bcast_down(s, p, below - 1, a->rbuf, count, type);
+}
+
+/* barrier: the participants of each node below the top tell its leader (fan-in), the top
+ * node's run the barrier algorithm, then each leader releases its participants (fan-out). */
+static void fan(struct loom_sched *s, const struct part *p, int in)
+{
+    loom__sched_round(s, LOOM_ROUND_NONE, 0);
+    if (p->vme != p->vroot) {
+        if (in)
+            loom__sched_send(s, NULL, 0, MPI_BYTE, p->ids[p->vroot]);
+        else
+            loom__sched_recv(s, NULL, 0, MPI_BYTE, p->ids[p->vroot]);
+        return;
+    }
+    for (int j = 0; j < p->k; j++) {
+        if (j == p->vme)
+            continue;
+        if (in)
+            loom__sched_recv(s, NULL, 0, MPI_BYTE, p->ids[j]);
+        else
+            loom__sched_send(s, NULL, 0, MPI_BYTE, p->ids[j]);
+    }
+}
+
+static void barrier_top(struct loom_sched *s, const struct loom_coll_args *a)
+{
+    (void)a;
+    if (loom__coll_select(LOOM_COLL_BARRIER, s->size, 0, 1, 0) == LOOM_ALG_LINEAR)
+        loom__alg_barrier_linear(s);
+    else
+        loom__alg_barrier_dissemination(s);
+}
+
+static void hier_barrier(struct loom_sched *s, const struct loom_htree *t, struct part *p)
+{
+    int m = path(s, t, 0, p);
+    int top = m > 0 && t->parent[p[m - 1].node] < 0;
+    int below = top ? m - 1 : m;
+    for (int i = 0; i < below; i++)
+        fan(s, &p[i], 1);
+    if (top)
+        among(s, &p[m - 1], barrier_top, NULL);
+    for (int i = below - 1; i >= 0; i--)
+        fan(s, &p[i], 0);
+}
+
+/* The tree to build kind through for this call, or NULL (flat). */
+static const struct loom_htree *tree_for_call(enum loom_coll_kind kind, struct loom_comm *c,
+                                              const struct loom_coll_args *a)
+{
+    switch (kind) {
+    case LOOM_COLL_BARRIER:
+    case LOOM_COLL_BCAST:
+        break;
+    case LOOM_COLL_REDUCE:
+    case LOOM_COLL_ALLREDUCE:
+        if (!a->op)
+            return NULL;
+        break;
+    default:
+        return NULL;
+    }
+    const struct loom_htree *t = loom__hier_tree_for(c);
+    if (t && a->op && !a->op->commutative && !t->contiguous)
+        return NULL; /* rank order would not survive the grouping: stay flat */
+    return t;
+}
+
+int loom__coll_hier_applies(enum loom_coll_kind kind, struct loom_comm *c,
+                            const struct loom_coll_args *a)
+{
+    return tree_for_call(kind, c, a) != NULL;
+}
+
+int loom__coll_hier_build(enum loom_coll_kind kind, struct loom_comm *c, struct loom_sched *s,
+                          const struct loom_coll_args *a)
+{
+    const struct loom_htree *t = tree_for_call(kind, c, a);
+    if (!t)
+        return 0;
+    struct part *p = loom__sched_bytes(s, (size_t)(t->height + 1) * sizeof *p);
+    if (s->nomem)
+        return 1; /* the caller sees nomem and gives up */
+    switch (kind) {
+    case LOOM_COLL_BARRIER:
+        hier_barrier(s, t, p);
+        break;
+    case LOOM_COLL_BCAST:
+        hier_bcast(s, t, p, a);
+        break;
+    case LOOM_COLL_REDUCE:
+        hier_reduce(s, t, p, a);
+        break;
+    default:
+        hier_allreduce(s, t, p, a);
+        break;
+    }
+    /* no split-tree cut: the rounds' tags describe the views' trees, not the whole one */
+    if (!s->nomem)
+        memset(s->rdir, LOOM_ROUND_NONE, (size_t)s->nrounds);
+    return 1;
+}

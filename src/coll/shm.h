@@ -1,0 +1,147 @@
+/* coll/shm.h — direct-access ("shm") blocking collectives and the per-rank scratch cache,
+ * private to coll/ (comm/comm.h includes it only for the slot embedded in every
+ * communicator's shared half).
+ *
+ * All ranks of a job are threads of one process, so a blocking collective need not send
+ * messages: each rank publishes a pointer to its call's arguments (struct loom_coll_args,
+ * on its stack for the length of the call) in the communicator's slot, the ranks
+ * synchronise, each reads or writes the others' buffers directly (one copy per byte), and a
+ * closing synchronisation keeps every buffer alive until all its readers are done. The
+ * protocol is described at the top of shm_sync.c; the collectives are in shm_root.c
+ * (rooted ones and barrier) and shm_all.c (everyone to everyone, scans).
+ *
+ * The slot lives inside struct loom_comm_shared: zero-filled with it (calloc), so it needs
+ * no initialisation, and freed with it, so it needs no free. Its arrays have room for
+ * LOOM_SHM_MAX_RANKS members; larger communicators use the point-to-point schedules. */
+#ifndef LOOM_COLL_SHM_H
+#define LOOM_COLL_SHM_H
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LOOM_SHM_MAX_RANKS 64
+
+struct loom_coll_args;
+struct loom_comm;
+struct loom_rank;
+struct loom_event;
+struct loom_datatype;
+
+/* One member's entry in a communicator's slot: written only by that member (the owner),
+ * read by the others. Its fields share one 32-byte block, so a reader that sees pub change
+ * usually finds args in the same cache line; 64 bytes of gap keep every two members' fields
+ * on different cache lines whatever the slot's alignment (calloc gives 16 bytes), so a member
+ * writing its entry never takes the line another member spins on away from it. Sequence numbers count the shm collectives
+ * started on the communicator (every member calls them in the same order, so the numbers
+ * agree; they advance by 2, the odd one naming a middle phase) and are compared modulo 2^32.
+ *   pub    the last phase the owner has published: its current collective's number once args
+ *          and data are set (release; readers acquire), and, for collectives with a middle
+ *          phase, that number + 1 once its middle phase is done.
+ *   done   the last collective in which the owner finished touching other members' buffers
+ *          (release; owners of those buffers acquire before they return). The owner's next
+ *          number is done + 2 (only it writes done).
+ *   trunc  the number of a collective in which a block the owner pushed into another
+ *          member's buffer was truncated (relaxed: published by the owner's release of done;
+ *          the receiver reads it after acquiring done).
+ *   args   the owner's arguments for its current collective; valid while pub is that
+ *          collective's number (or + 1) and the owner has not returned from it.
+ *   data   an extra buffer of the owner for the current collective (a packed copy of its
+ *          in-place input), same validity as args. */
+struct loom_coll_shm_entry {
+    _Atomic uint32_t pub;
+    _Atomic uint32_t done;
+    _Atomic uint32_t trunc;
+    uint32_t pad_;
+    const struct loom_coll_args *args;
+    const void *data;
+    char gap_[64];
+};
+
+/* A communicator's slot: one entry per member. */
+struct loom_coll_shm {
+    struct loom_coll_shm_entry e[LOOM_SHM_MAX_RANKS];
+};
+
+/* ---- collectives (shm_sync.c dispatches; kind is an enum loom_coll_kind) ---- */
+/* 1 if collective `kind` can run as an shm collective on a communicator of n ranks with
+ * these arguments. Depends only on what every member passes alike (kind, n, in place for the
+ * calls where the standard asks all members to agree), so every member makes the same
+ * choice. */
+int loom__coll_shm_usable(int kind, int n, const struct loom_coll_args *a);
+/* Run collective `kind` on c for the calling rank (blocking). 0 or a negative loom code; an
+ * MPI error class met on the way (a truncated block) goes to *mpi_err. */
+int loom__coll_shm_run(int kind, struct loom_comm *c, const struct loom_coll_args *a,
+                       int *mpi_err);
+
+/* ---- the protocol's steps (shm_sync.c), used by shm_root.c and shm_all.c ---- */
+/* One member's view of one shm collective (on its stack). */
+struct loom_shm_call {
+    struct loom_coll_shm *m;
+    struct loom_event **events; /* [n] every member's event (the communicator's) */
+    struct loom_rank *self;
+    int me, n;
+    uint32_t seq;               /* this collective's number; seq + 1 names its middle phase */
+    int err;                    /* MPI error class to report (truncation), or 0 */
+};
+/* Start: take the next number (init), then publish a and data (or NULL); begin does both.
+ * quiet: nobody waits for this member's publication in this collective (its role reads
+ * only), so no notify is needed: saves a fence on the latency path. */
+void loom__shm_init(struct loom_shm_call *k, struct loom_comm *c);
+void loom__shm_publish(struct loom_shm_call *k, const struct loom_coll_args *a,
+                       const void *data, int quiet);
+void loom__shm_begin(struct loom_shm_call *k, struct loom_comm *c,
+                     const struct loom_coll_args *a, const void *data, int quiet);
+/* Wait until member r has published this collective (phase 0) or its middle phase
+ * (phase 1); then its args / data may be read until this member calls loom__shm_done. */
+void loom__shm_wait_pub(struct loom_shm_call *k, int r, int phase);
+const struct loom_coll_args *loom__shm_args(struct loom_shm_call *k, int r);
+const void *loom__shm_data(struct loom_shm_call *k, int r);
+/* Publish this member's middle phase (its part of a two-step collective is in place). */
+void loom__shm_middle(struct loom_shm_call *k);
+/* This member has finished touching other members' buffers (always called, once, last but
+ * for the waits below). */
+void loom__shm_done(struct loom_shm_call *k);
+/* The same when nobody waits for this member's done in this collective (it only moves the
+ * member's numbering on). */
+void loom__shm_done_quiet(struct loom_shm_call *k);
+/* Wait until member r (every member but this one) has called loom__shm_done: after that
+ * nobody touches this member's buffers any more, and it may return. */
+void loom__shm_wait_done(struct loom_shm_call *k, int r);
+void loom__shm_wait_all_done(struct loom_shm_call *k);
+/* dst <- src as the dt layer copies (the smaller stream); a larger source sets k->err to
+ * MPI_ERR_TRUNCATE (or, with push = 1, reports it to the owner of dst through trunc[]). */
+void loom__shm_copy(struct loom_shm_call *k, void *dst, size_t dcount,
+                    const struct loom_datatype *dtype, const void *src, size_t scount,
+                    const struct loom_datatype *stype, int push);
+/* After loom__shm_wait_done(k, r): did r report a truncated block pushed into our buffer? */
+void loom__shm_check_trunc(struct loom_shm_call *k, int r);
+
+/* The collectives (shm_root.c, shm_all.c). The int ones are called after loom__shm_init
+ * and publish themselves (they take scratch first); 0 or LOOM_ERR_NOMEM (before publishing).
+ * The others are called after loom__shm_begin. */
+void loom__shm_barrier(struct loom_shm_call *k);
+void loom__shm_bcast(struct loom_shm_call *k, const struct loom_coll_args *a);
+int loom__shm_reduce(struct loom_shm_call *k, const struct loom_coll_args *a);
+void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a, int v);
+void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a, int v);
+int loom__shm_allreduce(struct loom_shm_call *k, const struct loom_coll_args *a);
+void loom__shm_allgather(struct loom_shm_call *k, const struct loom_coll_args *a, int kind);
+int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, int kind);
+int loom__shm_reduce_scatter(struct loom_shm_call *k, const struct loom_coll_args *a);
+int loom__shm_scan(struct loom_shm_call *k, const struct loom_coll_args *a, int exclusive);
+
+/* ---- per-rank scratch cache (shm_scratch.c) ----
+ * Scratch buffers of collectives (schedules' temporary vectors, shm in-place copies) come
+ * from here so that a rank that calls the same collective over and over reuses the same
+ * pages instead of mapping and faulting in fresh ones on every call. Each rank keeps a few
+ * released buffers; any thread may take from or give back to any rank's cache (lock-free
+ * slots). Buffers are 64-byte aligned. */
+/* A buffer of at least n bytes for rank owner (n > 0); NULL on ENOMEM. */
+void *loom__coll_scratch_get(struct loom_rank *owner, size_t n);
+/* Give p (from loom__coll_scratch_get, or NULL) back to owner's cache, or free it. */
+void loom__coll_scratch_put(struct loom_rank *owner, void *p);
+/* Free p (from loom__coll_scratch_get, or NULL) without caching it. */
+void loom__coll_scratch_free(void *p);
+/* MPI_Finalize of the calling rank, once nothing of it runs any more: empty its cache. */
+void loom__coll_scratch_rank_fini(void);
+#endif

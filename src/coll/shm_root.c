@@ -1,0 +1,164 @@
+/* coll/shm_root.c — the rooted shm collectives: bcast, reduce, gather(v), scatter(v).
+ * The steps (begin, wait for a member's publication, done, wait for done) and why they are
+ * safe are in shm_sync.c. Who touches whose buffers:
+ *   bcast    every non-root reads the root's buffer; the root waits for every done.
+ *   gather   every member writes its block into the root's rbuf; the root waits for every
+ *            done (and collects truncation reports).
+ *   scatter  every non-root reads its block of the root's sbuf; the root waits likewise.
+ *   reduce   small vectors: the root reads everyone's input and folds them in rank order;
+ *            each non-root waits for the root's done. Large vectors: the vector is cut in n
+ *            slices and member i folds slice i of every input straight into the root's rbuf
+ *            (n members reduce at once); everyone waits for everyone's done.
+ * Reductions fold in rank order, x0 op (x1 op (... op x(n-1))), whatever the operation, so
+ * non-commutative operations are right and every algorithm gives the same bits. */
+#include "coll/alg.h"
+#include "coll/shm.h"
+#include "comm/comm.h"
+#include "core/error.h"
+#include "core/rank.h"
+
+/* Reductions of at least this many bytes are cut in slices reduced by every member. */
+#define REDUCE_SLICE_MIN (32u * 1024u)
+
+void loom__shm_bcast(struct loom_shm_call *k, const struct loom_coll_args *a)
+{
+    int root = a->root;
+    if (k->me != root) {
+        const struct loom_coll_args *ra = loom__shm_args(k, root);
+        loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, ra->rbuf, ra->rcount, ra->rtype, 0);
+        loom__shm_done(k);
+        return;
+    }
+    loom__shm_done_quiet(k); /* nobody waits for the root */
+    loom__shm_wait_all_done(k);
+}
+
+/* Scratch room for count elements of type from the rank's cache: *raw is what to give back
+ * (NULL when nothing was needed), the result the buffer address. NULL on ENOMEM. */
+static void *scratch(struct loom_rank *self, size_t count, const struct loom_datatype *type,
+                     void **raw)
+{
+    *raw = NULL;
+    if (count == 0 || type->size == 0)
+        return (void *)type; /* never touched: nothing to copy */
+    size_t span = (size_t)type->true_extent + (count - 1) * (size_t)type->extent;
+    char *p = loom__coll_scratch_get(self, span);
+    if (!p)
+        return NULL;
+    *raw = p;
+    return p - type->true_lb;
+}
+
+/* [lo, hi) of the count elements: member i's slice. */
+static void slice(size_t count, int n, int i, size_t *lo, size_t *hi)
+{
+    size_t q = count / (size_t)n, r = count % (size_t)n;
+    *lo = (size_t)i * q + ((size_t)i < r ? (size_t)i : r);
+    *hi = *lo + q + ((size_t)i < r ? 1 : 0);
+}
+
+/* Fold elements [lo, hi) of the n inputs into out in rank order; tmp (room for hi - lo
+ * elements) is used when out itself holds an input other than x(n-1) (in place). */
+static void fold(struct loom_shm_call *k, const void *const *x, void *out, void *tmp,
+                 size_t lo, size_t hi, struct loom_datatype *type, const struct loom_op *op)
+{
+    size_t c = hi - lo;
+    if (c == 0)
+        return;
+    void *o = loom__elem(out, lo, type);
+    void *acc = tmp ? tmp : o; /* tmp is the address of the slice's element 0 */
+    const void *last = loom__elem(x[k->n - 1], lo, type);
+    if (acc != last)
+        loom__shm_copy(k, acc, c, type, last, c, type, 0);
+    for (int r = k->n - 2; r >= 0; r--)
+        loom__op_apply(op, loom__elem(x[r], lo, type), acc, c, type);
+    if (tmp)
+        loom__shm_copy(k, o, c, type, tmp, c, type, 0);
+}
+
+int loom__shm_reduce(struct loom_shm_call *k, const struct loom_coll_args *a)
+{
+    size_t count = a->scount;
+    struct loom_datatype *type = a->stype;
+    int root = a->root, n = k->n, me = k->me;
+    int sliced = n > 1 && loom__dt_stream_size(type, count) >= REDUCE_SLICE_MIN;
+    size_t lo = 0, hi = count;
+    if (sliced)
+        slice(count, n, me, &lo, &hi);
+    /* A temporary holds the accumulator when out would be an input still to be read: in
+     * place at a root that is not the last rank (the fold starts from x(n-1)). Sliced, the
+     * root's in-place choice is known only once published: take the slice's room anyway. */
+    void *raw = NULL, *tmp = NULL;
+    if (sliced || (me == root && a->in_place && root != n - 1)) {
+        tmp = scratch(k->self, hi - lo, type, &raw);
+        if (!tmp)
+            return LOOM_ERR_NOMEM;
+    }
+    /* small: only the root reads, and only the non-roots wait for it */
+    loom__shm_publish(k, a, NULL, !sliced && me == root);
+    const void *x[LOOM_SHM_MAX_RANKS];
+    if (!sliced) {
+        if (me != root) {
+            loom__shm_done_quiet(k);
+            loom__shm_wait_done(k, root); /* the root has read our input */
+            return 0;
+        }
+        for (int r = 0; r < n; r++) {
+            const struct loom_coll_args *ar = r == me ? a : loom__shm_args(k, r);
+            x[r] = ar->in_place ? ar->rbuf : ar->sbuf;
+        }
+        fold(k, x, a->rbuf, a->in_place && root != n - 1 ? tmp : NULL, 0, count, type, a->op);
+        loom__shm_done(k);
+    } else {
+        const struct loom_coll_args *ra = loom__shm_args(k, root);
+        for (int r = 0; r < n; r++) {
+            const struct loom_coll_args *ar = r == me ? a : loom__shm_args(k, r);
+            x[r] = r == root && ra->in_place ? ra->rbuf : ar->sbuf;
+        }
+        fold(k, x, ra->rbuf, ra->in_place && root != n - 1 ? tmp : NULL, lo, hi, type, a->op);
+        loom__shm_done(k);
+        loom__shm_wait_all_done(k);
+    }
+    loom__coll_scratch_put(k->self, raw);
+    return 0;
+}
+
+void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a, int v)
+{
+    int root = a->root, me = k->me;
+    const struct loom_coll_args *ra = loom__shm_args(k, root);
+    size_t dcount = v ? (size_t)ra->rcounts[me] : ra->rcount;
+    size_t displ = v ? (size_t)ra->rdispls[me] : (size_t)me * ra->rcount;
+    void *dst = loom__elem(ra->rbuf, displ, ra->rtype);
+    if (me != root) {
+        loom__shm_copy(k, dst, dcount, ra->rtype, a->sbuf, a->scount, a->stype, 1);
+        loom__shm_done(k);
+        return;
+    }
+    if (!a->in_place)
+        loom__shm_copy(k, dst, dcount, ra->rtype, a->sbuf, a->scount, a->stype, 0);
+    loom__shm_done_quiet(k); /* nobody waits for the root */
+    for (int r = 0; r < k->n; r++) {
+        if (r == me)
+            continue;
+        loom__shm_wait_done(k, r);
+        loom__shm_check_trunc(k, r);
+    }
+}
+
+void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a, int v)
+{
+    int root = a->root, me = k->me;
+    const struct loom_coll_args *ra = loom__shm_args(k, root);
+    size_t scount = v ? (size_t)ra->scounts[me] : ra->scount;
+    size_t displ = v ? (size_t)ra->sdispls[me] : (size_t)me * ra->scount;
+    const void *src = loom__elem(ra->sbuf, displ, ra->stype);
+    if (me != root || !a->in_place)
+        loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, src, scount, ra->stype, 0);
+    if (me != root) {
+        loom__shm_done(k);
+        return;
+    }
+    loom__shm_done_quiet(k); /* nobody waits for the root */
+    loom__shm_wait_all_done(k);
+}

@@ -1,0 +1,161 @@
+/* coll/shm_scratch.c — the per-rank cache of collective scratch buffers (see shm.h).
+ *
+ * Why: a nonblocking allreduce of 2 MB used to malloc 2 MB of scratch per call; glibc maps
+ * such a block fresh each time and the first touch of each page faults, which costs more
+ * than the reduction. Keeping a few released buffers per rank turns that into a reuse.
+ *
+ * Layout: every buffer is preceded by a 64-byte header holding its capacity, so a buffer
+ * can be freed or cached wherever it is released. Each rank (world rank index) has SLOTS
+ * cached buffers under a tiny spin lock (held for a few loads and stores, never across a
+ * call): get takes the smallest cached buffer that is big enough; put stores into an empty
+ * slot, else replaces the smallest cached buffer when the new one is larger, and frees what
+ * it does not keep. The lock's acquire/release orders a buffer's header and contents between
+ * the thread that put it and the one that takes it.
+ *
+ * The per-rank table is made by the first call of a job with more ranks than the current
+ * one has room for (a lost race frees its copy); older tables stay chained behind it and
+ * reachable until the process ends (a thread may still be reading one). Memory: buffers are
+ * freed by loom__coll_scratch_rank_fini (MPI_Finalize, after the rank's nonblocking
+ * collectives have ended) or when they do not fit in the cache; the tables live with the
+ * process. */
+#include <stdlib.h>
+#include "coll/shm.h"
+#include "core/atomic.h"
+#include "core/rank.h"
+
+#define SLOTS 4
+#define HEADER 64 /* keeps the buffer 64-byte aligned */
+#define CACHE_MIN (16u * 1024u) /* smaller buffers are cheap to malloc: freed, not cached */
+
+struct cache {
+    _Atomic int lock;  /* 0 free, 1 held: protects buf[] and cap[] */
+    void *buf[SLOTS];  /* cached buffers, NULL for an empty slot */
+    size_t cap[SLOTS]; /* their capacities */
+};
+
+static void lock(struct cache *c)
+{
+    int expected = 0;
+    /* acquire: sees the slots as the previous holder left them before its release */
+    while (!loom__cas_acq_rel(&c->lock, &expected, 1)) {
+        expected = 0;
+        loom__cpu_relax();
+    }
+}
+
+static void unlock(struct cache *c)
+{
+    loom__store_release(&c->lock, 0); /* pairs with the CAS in lock() */
+}
+
+struct table {
+    struct table *older;
+    int n;
+    struct cache rank[];
+};
+static _Atomic(struct table *) tables;
+
+static struct cache *cache_of(const struct loom_rank *owner)
+{
+    if (!owner)
+        return NULL;
+    int w = owner->world_rank;
+    for (;;) {
+        /* acquire: pairs with the CAS that published the table, so its slots are seen zero */
+        struct table *t = loom__load_acquire(&tables);
+        if (t && w < t->n)
+            return &t->rank[w];
+        int n = loom__job.nranks > w ? loom__job.nranks : w + 1;
+        struct table *fresh = calloc(1, sizeof *fresh + (size_t)n * sizeof fresh->rank[0]);
+        if (!fresh)
+            return NULL;
+        fresh->n = n;
+        fresh->older = t;
+        if (!atomic_compare_exchange_strong_explicit(&tables, &t, fresh, memory_order_acq_rel,
+                                                     memory_order_acquire))
+            free(fresh);
+    }
+}
+
+static size_t cap_of(void *p)
+{
+    return *(size_t *)((char *)p - HEADER);
+}
+
+void loom__coll_scratch_free(void *p)
+{
+    if (p)
+        free((char *)p - HEADER);
+}
+
+void *loom__coll_scratch_get(struct loom_rank *owner, size_t n)
+{
+    struct cache *c = cache_of(owner);
+    if (c) {
+        int best = -1;
+        lock(c);
+        for (int i = 0; i < SLOTS; i++)
+            if (c->buf[i] && c->cap[i] >= n && (best < 0 || c->cap[i] < c->cap[best]))
+                best = i;
+        void *p = best >= 0 ? c->buf[best] : NULL;
+        if (p)
+            c->buf[best] = NULL;
+        unlock(c);
+        if (p)
+            return p;
+    }
+    /* round up to whole pages past 16 KB so that a slightly larger call can reuse it */
+    size_t cap = n > 16384 ? (n + 4095) & ~(size_t)4095 : n;
+    char *raw = aligned_alloc(64, (HEADER + cap + 63) & ~(size_t)63);
+    if (!raw)
+        return NULL;
+    *(size_t *)raw = cap;
+    return raw + HEADER;
+}
+
+void loom__coll_scratch_put(struct loom_rank *owner, void *p)
+{
+    if (!p)
+        return;
+    struct cache *c = cap_of(p) >= CACHE_MIN ? cache_of(owner) : NULL;
+    if (c) {
+        size_t cap = cap_of(p);
+        int small = 0;
+        lock(c);
+        for (int i = 0; i < SLOTS; i++) {
+            if (!c->buf[i]) {
+                small = i;
+                break;
+            }
+            if (c->cap[i] < c->cap[small])
+                small = i;
+        }
+        void *out = p;
+        if (!c->buf[small] || c->cap[small] < cap) {
+            out = c->buf[small];
+            c->buf[small] = p;
+            c->cap[small] = cap;
+        }
+        unlock(c);
+        p = out;
+    }
+    loom__coll_scratch_free(p);
+}
+
+void loom__coll_scratch_rank_fini(void)
+{
+    struct loom_rank *me = loom__self;
+    if (!me)
+        return;
+    for (struct table *t = loom__load_acquire(&tables); t; t = t->older) {
+        if (me->world_rank >= t->n)
+            continue;
+        struct cache *c = &t->rank[me->world_rank];
+        lock(c);
+        for (int i = 0; i < SLOTS; i++) {
+            loom__coll_scratch_free(c->buf[i]);
+            c->buf[i] = NULL;
+        }
+        unlock(c);
+    }
+}

@@ -1,0 +1,284 @@
+/* coll/shm_sync.c — the synchronisation protocol of the shm collectives, and which
+ * collectives run that way (see shm.h for the slot and its entries).
+ *
+ * Protocol, for member `me` of communicator c running shm collective number k (every member
+ * numbers its shm collectives on c alike, since MPI has them call collectives in the same
+ * order; k = e[me].done + 2, so the numbers advance by 2 and k + 1 names a middle phase).
+ * Only member me writes e[me]:
+ *   1. publish: e[me].args = a, e[me].data = d (plain stores), then e[me].pub = k (release),
+ *      then a notify of every member's event. The release orders the plain stores, and
+ *      everything the member wrote to its buffers before the call, before any reader's
+ *      acquire of pub.
+ *   2. A member that needs member r's buffers waits (acquire) until e[r].pub >= k, or >= k + 1
+ *      for what r makes in a middle phase (published with a release store of k + 1 once r's
+ *      writes of that phase are done), then reads e[r].args / e[r].data and the buffers.
+ *   3. done: after its last access to other members' buffers, e[me].done = k (release) and a
+ *      notify. A member whose buffers others access waits (acquire) until e[r].done >= k for
+ *      every such r before it returns; the release/acquire pair orders every access before
+ *      the return, so no rank reads or writes a buffer after its owner returned.
+ * Why nothing is read stale: member r publishes collective k + 2 only after it returned from
+ * k; if r's buffers are accessed in k, that return waited for every accessor's done, which
+ * the accessor stores after its last read of e[r]. So while anyone still reads e[r] for k,
+ * e[r].pub is k or k + 1 and e[r].args / data are k's. Members whose buffers nobody accesses
+ * in k (a bcast's non-roots) may run ahead; nobody reads their entries for k. A publication
+ * or done that nobody waits for in this collective's roles is "quiet" (no notify).
+ * Waits poll the flag a few times, then go through loom__wait_until on the member's own
+ * event, so a waiting rank runs tasks (collaborative progress) and, past its spin and yield
+ * budget, sleeps until notified: an oversubscribed node makes progress. Notifies: one seq-cst
+ * fence, then a notify of each member's event that has a sleeper (loom__event_notify
+ * re-fences, as its protocol wants). Comparisons are modulo 2^32 (a signed difference). */
+#include <string.h>
+#include "coll/alg.h"
+#include "coll/shm.h"
+#include "comm/comm.h"
+#include "core/atomic.h"
+#include "core/error.h"
+#include "core/rank.h"
+
+/* Plain polls of a flag before the full wait (whose polls also run the task keypoint). */
+#define PRE_SPIN 64
+
+static int reached(uint32_t value, uint32_t want)
+{
+    return (int32_t)(value - want) >= 0;
+}
+
+struct flag_wait {
+    _Atomic uint32_t *flag;
+    uint32_t want;
+};
+
+static int flag_reached(void *arg)
+{
+    struct flag_wait *w = arg;
+    /* acquire: pairs with the owner's release store in begin / middle / done */
+    return reached(loom__load_acquire(w->flag), w->want);
+}
+
+static void wait_flag(struct loom_shm_call *k, _Atomic uint32_t *flag, uint32_t want)
+{
+    for (int i = 0; i < PRE_SPIN; i++) {
+        if (reached(loom__load_acquire(flag), want)) /* pairs as in flag_reached */
+            return;
+        loom__cpu_relax();
+    }
+    struct flag_wait w = {flag, want};
+    loom__wait_until(&k->self->event, flag_reached, &w);
+}
+
+/* Wake the members that sleep waiting for what the caller has just published. */
+static void notify_all(struct loom_shm_call *k)
+{
+    /* The fence pairs with the fence a waiter issues after announcing itself asleep (see
+     * core/event.h): either it sees our store, or we see it in `sleepers`. */
+    atomic_thread_fence(memory_order_seq_cst);
+    for (int r = 0; r < k->n; r++)
+        if (r != k->me && loom__load_relaxed(&k->events[r]->sleepers))
+            loom__event_notify(k->events[r]);
+}
+
+void loom__shm_init(struct loom_shm_call *k, struct loom_comm *c)
+{
+    k->m = &c->sh->shm;
+    k->events = c->sh->events;
+    k->self = loom__self;
+    k->me = c->rank;
+    k->n = c->sh->size;
+    k->err = 0;
+    /* relaxed: only this member writes done[me] */
+    k->seq = loom__load_relaxed(&k->m->e[k->me].done) + 2u;
+}
+
+void loom__shm_begin(struct loom_shm_call *k, struct loom_comm *c,
+                     const struct loom_coll_args *a, const void *data, int quiet)
+{
+    loom__shm_init(k, c);
+    loom__shm_publish(k, a, data, quiet);
+}
+
+void loom__shm_publish(struct loom_shm_call *k, const struct loom_coll_args *a,
+                       const void *data, int quiet)
+{
+    k->m->e[k->me].args = a;
+    k->m->e[k->me].data = data;
+    loom__store_release(&k->m->e[k->me].pub, k->seq); /* read by wait_flag's acquire */
+    if (!quiet)
+        notify_all(k);
+}
+
+void loom__shm_wait_pub(struct loom_shm_call *k, int r, int phase)
+{
+    wait_flag(k, &k->m->e[r].pub, k->seq + (uint32_t)phase);
+}
+
+const struct loom_coll_args *loom__shm_args(struct loom_shm_call *k, int r)
+{
+    loom__shm_wait_pub(k, r, 0);
+    return k->m->e[r].args;
+}
+
+const void *loom__shm_data(struct loom_shm_call *k, int r)
+{
+    loom__shm_wait_pub(k, r, 0);
+    return k->m->e[r].data;
+}
+
+void loom__shm_middle(struct loom_shm_call *k)
+{
+    loom__store_release(&k->m->e[k->me].pub, k->seq + 1u); /* read by wait_flag's acquire */
+    notify_all(k);
+}
+
+void loom__shm_done(struct loom_shm_call *k)
+{
+    loom__store_release(&k->m->e[k->me].done, k->seq); /* read by wait_flag's acquire */
+    notify_all(k);
+}
+
+void loom__shm_done_quiet(struct loom_shm_call *k)
+{
+    loom__store_release(&k->m->e[k->me].done, k->seq); /* as loom__shm_done; nobody waits */
+}
+
+void loom__shm_wait_done(struct loom_shm_call *k, int r)
+{
+    wait_flag(k, &k->m->e[r].done, k->seq);
+}
+
+void loom__shm_wait_all_done(struct loom_shm_call *k)
+{
+    for (int r = 0; r < k->n; r++)
+        if (r != k->me)
+            loom__shm_wait_done(k, r);
+}
+
+void loom__shm_copy(struct loom_shm_call *k, void *dst, size_t dcount,
+                    const struct loom_datatype *dtype, const void *src, size_t scount,
+                    const struct loom_datatype *stype, int push)
+{
+    size_t a = stype ? loom__dt_stream_size(stype, scount) : 0;
+    size_t b = dtype ? loom__dt_stream_size(dtype, dcount) : 0;
+    if (a > b) {
+        if (!push)
+            k->err = MPI_ERR_TRUNCATE;
+        else /* relaxed: published by the release in loom__shm_done */
+            loom__store_relaxed(&k->m->e[k->me].trunc, k->seq);
+        a = b;
+    }
+    if (a == 0 || (src == dst && stype == dtype && scount == dcount))
+        return;
+    if (stype->contig && dtype->contig)
+        memcpy((char *)dst + dtype->true_lb, (const char *)src + stype->true_lb, a);
+    else
+        loom__dt_copy(dst, dtype, dcount, src, stype, scount, 0, a);
+}
+
+void loom__shm_check_trunc(struct loom_shm_call *k, int r)
+{
+    /* relaxed: the caller acquired done[r], which r released after storing trunc[r] */
+    if (loom__load_relaxed(&k->m->e[r].trunc) == k->seq)
+        k->err = MPI_ERR_TRUNCATE;
+}
+
+void loom__shm_barrier(struct loom_shm_call *k)
+{
+    for (int r = 0; r < k->n; r++)
+        if (r != k->me)
+            loom__shm_wait_pub(k, r, 0);
+    /* no buffers: done only moves this member's numbering on */
+    loom__shm_done_quiet(k);
+}
+
+/* ---- which collectives, and the dispatch ---------------------------------------------- */
+
+int loom__coll_shm_usable(int kind, int n, const struct loom_coll_args *a)
+{
+    if (n > LOOM_SHM_MAX_RANKS)
+        return 0;
+    switch (kind) {
+    case LOOM_COLL_BARRIER:
+    case LOOM_COLL_BCAST:
+    case LOOM_COLL_REDUCE:
+    case LOOM_COLL_ALLREDUCE:
+    case LOOM_COLL_GATHER:
+    case LOOM_COLL_GATHERV:
+    case LOOM_COLL_SCATTER:
+    case LOOM_COLL_SCATTERV:
+    case LOOM_COLL_ALLGATHER:
+    case LOOM_COLL_ALLGATHERV:
+    case LOOM_COLL_ALLTOALL:
+    case LOOM_COLL_ALLTOALLV:
+    case LOOM_COLL_ALLTOALLW:
+    case LOOM_COLL_REDUCE_SCATTER:
+    case LOOM_COLL_REDUCE_SCATTER_BLOCK:
+    case LOOM_COLL_SCAN:
+    case LOOM_COLL_EXSCAN:
+        (void)a;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int loom__coll_shm_run(int kind, struct loom_comm *c, const struct loom_coll_args *a,
+                       int *mpi_err)
+{
+    struct loom_shm_call k;
+    int rc = 0;
+    switch (kind) {
+    case LOOM_COLL_BARRIER:
+        if (c->sh->size > 1) {
+            loom__shm_begin(&k, c, a, NULL, 0);
+            loom__shm_barrier(&k);
+        }
+        return 0;
+    case LOOM_COLL_BCAST:
+        loom__shm_begin(&k, c, a, NULL, c->rank != a->root); /* only the root is read */
+        loom__shm_bcast(&k, a);
+        break;
+    case LOOM_COLL_REDUCE:
+        loom__shm_init(&k, c);
+        rc = loom__shm_reduce(&k, a);
+        break;
+    case LOOM_COLL_ALLREDUCE:
+        loom__shm_init(&k, c);
+        rc = loom__shm_allreduce(&k, a);
+        break;
+    case LOOM_COLL_GATHER:
+    case LOOM_COLL_GATHERV:
+        loom__shm_begin(&k, c, a, NULL, c->rank != a->root);
+        loom__shm_gather(&k, a, kind == LOOM_COLL_GATHERV);
+        break;
+    case LOOM_COLL_SCATTER:
+    case LOOM_COLL_SCATTERV:
+        loom__shm_begin(&k, c, a, NULL, c->rank != a->root);
+        loom__shm_scatter(&k, a, kind == LOOM_COLL_SCATTERV);
+        break;
+    case LOOM_COLL_ALLGATHER:
+    case LOOM_COLL_ALLGATHERV:
+        loom__shm_begin(&k, c, a, NULL, 0);
+        loom__shm_allgather(&k, a, kind);
+        break;
+    case LOOM_COLL_ALLTOALL:
+    case LOOM_COLL_ALLTOALLV:
+    case LOOM_COLL_ALLTOALLW:
+        loom__shm_init(&k, c);
+        rc = loom__shm_alltoall(&k, a, kind);
+        break;
+    case LOOM_COLL_REDUCE_SCATTER:
+    case LOOM_COLL_REDUCE_SCATTER_BLOCK:
+        loom__shm_init(&k, c);
+        rc = loom__shm_reduce_scatter(&k, a);
+        break;
+    case LOOM_COLL_SCAN:
+    case LOOM_COLL_EXSCAN:
+        loom__shm_init(&k, c);
+        rc = loom__shm_scan(&k, a, kind == LOOM_COLL_EXSCAN);
+        break;
+    default:
+        return LOOM_ERR_INTERN;
+    }
+    if (rc == 0)
+        *mpi_err = k.err;
+    return rc;
+}

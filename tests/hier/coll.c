@@ -1,0 +1,205 @@
+/* coll.c — collectives through the hardware hierarchy (LOOM_COLL_HIER, issue 6 "Using the
+ * hierarchy"): bcast, reduce, allreduce and barrier, blocking and nonblocking (Wait and Test),
+ * every root, three sizes (one element, a few thousand, past the eager limit), with MPI_SUM
+ * and with a non-commutative operation (affine maps composed in rank order), on
+ * MPI_COMM_WORLD, on a communicator with the ranks reversed (groups no longer hold
+ * consecutive ranks) and on the even ranks. Every result is checked against a sequential
+ * reference, which is also what the flat algorithms give; CMakeLists.txt runs it under
+ * LOOM_COLL_HIER=on on several topologies and bindings, and under off. */
+#include <stdatomic.h>
+#include "coll_check.h"
+
+static _Thread_local int wrank; /* ranks are threads: globals are shared */
+#define P 10007
+
+/* x -> m x + c (mod P); compose(a, b) = "a, then b" */
+typedef struct {
+    int m, c;
+} aff;
+
+static aff compose(aff a, aff b)
+{
+    aff r = {(int)((long)a.m * b.m % P), (int)(((long)a.c * b.m + b.c) % P)};
+    return r;
+}
+
+static void aff_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    aff *a = in, *b = inout;
+    for (int i = 0; i < *len; i++)
+        b[i] = compose(a[i], b[i]);
+}
+
+static aff aff_of(int r, long i)
+{
+    aff x = {r + 2 + (int)(i % 3), (r * 7 + (int)(i % 11)) % P};
+    return x;
+}
+
+static int ival(int r, long i)
+{
+    return (r + 1) * 3 + (int)(i % 101);
+}
+
+/* A barrier that lets nobody through early: every rank counts itself in before it, and
+ * after it the count must hold every rank of this round (the counter is atomic: ranks are
+ * threads of one process). */
+static _Atomic long arrived;
+
+static void check_barrier(MPI_Comm comm, const char *name)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    for (int mode = 0; mode < MODE_COUNT_; mode++) {
+        for (int round = 0; round < 4; round++) {
+            /* a first barrier separates this round's count from the last one's check */
+            OK(MPI_Barrier(comm));
+            if (rank == 0)
+                atomic_store(&arrived, 0);
+            OK(MPI_Barrier(comm));
+            atomic_fetch_add(&arrived, 1);
+            if (mode == MODE_BLOCKING) {
+                OK(MPI_Barrier(comm));
+            } else {
+                MPI_Request r;
+                OK(MPI_Ibarrier(comm, &r));
+                complete(&r, mode);
+            }
+            long got = atomic_load(&arrived);
+            if (got != size) {
+                fprintf(stderr, "%s: barrier (%s) round %d: rank %d saw %ld arrived of %d\n",
+                        name, mode_name[mode], round, rank, got, size);
+                fflush(NULL);
+                _exit(99);
+            }
+        }
+    }
+}
+
+static void check_comm(MPI_Comm comm, const char *name, MPI_Datatype at, MPI_Op op)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const long counts[] = {1, 3000, 70000}; /* 70000 ints: past LOOM_EAGER_MAX */
+    char what[128];
+    for (int mode = 0; mode < MODE_COUNT_; mode++) {
+        for (int ci = 0; ci < 3; ci++) {
+            long n = counts[ci];
+            int *buf = malloc((size_t)n * sizeof *buf), *want = malloc((size_t)n * sizeof *want);
+            int *out = malloc((size_t)n * sizeof *out);
+            aff *as = malloc((size_t)n * sizeof *as), *ad = malloc((size_t)n * sizeof *ad);
+            CHECK(buf && want && out && as && ad);
+            for (long i = 0; i < n; i++) {
+                int s = 0;
+                for (int r = 0; r < size; r++)
+                    s += ival(r, i);
+                want[i] = s;
+            }
+            for (int root = 0; root < size; root++) {
+                /* bcast */
+                for (long i = 0; i < n; i++)
+                    buf[i] = rank == root ? ival(root, i) : -1;
+                COLL(mode, Bcast, bcast, buf, (int)n, MPI_INT, root, comm);
+                for (long i = 0; i < n; i++)
+                    out[i] = ival(root, i);
+                snprintf(what, sizeof what, "%s bcast (%s) n=%ld root=%d rank %d", name,
+                         mode_name[mode], n, root, rank);
+                CHECK_INTS(buf, out, n, what);
+                /* reduce, sum; the root's in place every other time */
+                int inplace = rank == root && (root % 2);
+                for (long i = 0; i < n; i++) {
+                    buf[i] = ival(rank, i);
+                    out[i] = inplace ? buf[i] : -1;
+                }
+                COLL(mode, Reduce, reduce, inplace ? MPI_IN_PLACE : buf, out, (int)n, MPI_INT,
+                     MPI_SUM, root, comm);
+                snprintf(what, sizeof what, "%s reduce sum (%s) n=%ld root=%d", name,
+                         mode_name[mode], n, root);
+                if (rank == root)
+                    CHECK_INTS(out, want, n, what);
+                /* reduce, non-commutative: rank order */
+                for (long i = 0; i < n; i++)
+                    as[i] = aff_of(rank, i);
+                COLL(mode, Reduce, reduce, as, ad, (int)n, at, op, root, comm);
+                if (rank == root) {
+                    for (long i = 0; i < n; i++) {
+                        aff acc = aff_of(0, i);
+                        for (int r = 1; r < size; r++)
+                            acc = compose(acc, aff_of(r, i));
+                        if (ad[i].m != acc.m || ad[i].c != acc.c) {
+                            fprintf(stderr, "%s reduce non-commutative (%s) n=%ld root=%d: "
+                                    "element %ld is (%d,%d), expected (%d,%d)\n", name,
+                                    mode_name[mode], n, root, i, ad[i].m, ad[i].c, acc.m,
+                                    acc.c);
+                            fflush(NULL);
+                            _exit(99);
+                        }
+                    }
+                }
+            }
+            /* allreduce, sum, then in place; non-commutative */
+            for (int ip = 0; ip < 2; ip++) {
+                for (long i = 0; i < n; i++) {
+                    buf[i] = ival(rank, i);
+                    out[i] = ip ? buf[i] : -1;
+                }
+                COLL(mode, Allreduce, allreduce, ip ? MPI_IN_PLACE : buf, out, (int)n, MPI_INT,
+                     MPI_SUM, comm);
+                snprintf(what, sizeof what, "%s allreduce sum%s (%s) n=%ld rank %d", name,
+                         ip ? " in place" : "", mode_name[mode], n, rank);
+                CHECK_INTS(out, want, n, what);
+            }
+            for (long i = 0; i < n; i++)
+                as[i] = aff_of(rank, i);
+            COLL(mode, Allreduce, allreduce, as, ad, (int)n, at, op, comm);
+            for (long i = 0; i < n; i++) {
+                aff acc = aff_of(0, i);
+                for (int r = 1; r < size; r++)
+                    acc = compose(acc, aff_of(r, i));
+                if (ad[i].m != acc.m || ad[i].c != acc.c) {
+                    fprintf(stderr, "%s allreduce non-commutative (%s) n=%ld rank %d: element "
+                            "%ld is (%d,%d), expected (%d,%d)\n", name, mode_name[mode], n,
+                            rank, i, ad[i].m, ad[i].c, acc.m, acc.c);
+                    fflush(NULL);
+                    _exit(99);
+                }
+            }
+            free(buf);
+            free(want);
+            free(out);
+            free(as);
+            free(ad);
+        }
+    }
+    check_barrier(comm, name);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Datatype at;
+    OK(MPI_Type_contiguous(2, MPI_INT, &at));
+    OK(MPI_Type_commit(&at));
+    MPI_Op op;
+    OK(MPI_Op_create(aff_op, 0, &op));
+    check_comm(MPI_COMM_WORLD, "world", at, op);
+    MPI_Comm rev, even;
+    OK(MPI_Comm_split(MPI_COMM_WORLD, 0, size - wrank, &rev));
+    check_comm(rev, "reversed", at, op);
+    OK(MPI_Comm_split(MPI_COMM_WORLD, wrank % 2 ? MPI_UNDEFINED : 0, wrank, &even));
+    if (even != MPI_COMM_NULL) {
+        check_comm(even, "even", at, op);
+        OK(MPI_Comm_free(&even));
+    }
+    OK(MPI_Comm_free(&rev));
+    OK(MPI_Op_free(&op));
+    OK(MPI_Type_free(&at));
+    MPI_Finalize();
+    return 0;
+}
