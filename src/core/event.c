@@ -53,16 +53,14 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
 {
     LOOM_TRACE_WAIT_SCOPE(); /* trace/stats: waiting (progress thread: idle) until return */
     unsigned spins = 0, yields = 0;
-    int tending = 0, was_tending = 0;
+    if (cond(arg))
+        return;
+    if (loom__wait_tend)
+        loom__wait_tend(1);
     for (;;) {
         if (cond(arg))
             break;
         if (loom__wait_progress && loom__wait_progress()) {
-            /* Set lazily, so short waits with no work (small messages) pay nothing. */
-            if (!tending && loom__wait_tend) {
-                was_tending = loom__wait_tend(1);
-                tending = 1;
-            }
             spins = 0;
             continue;
         }
@@ -82,12 +80,15 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
         loom__fetch_add_seq_cst(&ev->sleepers, 1);
         loom__fetch_add_seq_cst(&loom__event_sleepers_total, 1);
         atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence in notify */
-        if (!cond(arg) && !(loom__wait_has_work && loom__wait_has_work()))
+        int work = loom__wait_has_work ? loom__wait_has_work() : LOOM_WORK_NONE;
+        if (!cond(arg) && work == LOOM_WORK_NONE)
             futex_wait(&ev->seq, seen);
+        else if (work == LOOM_WORK_ELSEWHERE)
+            sched_yield();
         loom__fetch_sub_seq_cst(&loom__event_sleepers_total, 1);
         loom__fetch_sub_seq_cst(&ev->sleepers, 1);
         spins = loom__wait_spin / 2; /* woken: poll a little before sleeping again */
     }
-    if (tending && !was_tending)
+    if (loom__wait_tend)
         loom__wait_tend(0);
 }

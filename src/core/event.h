@@ -31,15 +31,18 @@ void loom__event_notify(struct loom_event *ev);
  * Returns nonzero if it did some work (the wait then starts its spin phase again). */
 typedef int (*loom_wait_progress_fn)(void);
 extern loom_wait_progress_fn loom__wait_progress;
-/* Checked once more after a waiter has announced itself asleep: nonzero if work it could do
- * is visible (then it does not sleep). NULL for none. Whoever makes such work visible must
- * publish it and then, if loom__event_sleepers_total is nonzero, notify the waiters' events. */
+/* Checked once more after a waiter has announced itself asleep: LOOM_WORK_RUNNABLE if work it
+ * could do is visible (then it does not sleep), LOOM_WORK_ELSEWHERE if work it may not take
+ * is under way on another thread (a kept queue: it will be done within microseconds, so the
+ * waiter yields its core instead of paying a futex wake-up), LOOM_WORK_NONE otherwise. NULL
+ * for none. Whoever makes runnable work visible must publish it and then, if
+ * loom__event_sleepers_total is nonzero, notify the waiters' events. */
+enum { LOOM_WORK_NONE = 0, LOOM_WORK_RUNNABLE = 1, LOOM_WORK_ELSEWHERE = 2 };
 typedef int (*loom_wait_work_fn)(void);
 extern loom_wait_work_fn loom__wait_has_work;
-/* Called with 1 once a wait's progress hook has done some work (the waiter is now busy with
- * tasks: the engine's other workers leave its queue to it), and with 0 when that wait
- * returns; returns the previous state so that nested waits restore it. NULL for none. */
-typedef int (*loom_wait_tend_fn)(int on);
+/* Called with 1 when a wait starts waiting (its condition was false) and with 0 when it
+ * returns: the task engine lets a waiting rank keep its own queue. NULL for none. */
+typedef void (*loom_wait_tend_fn)(int on);
 extern loom_wait_tend_fn loom__wait_tend;
 /* Threads asleep (or about to be) in loom__wait_until, over all events. */
 extern _Atomic int loom__event_sleepers_total;

@@ -134,6 +134,8 @@ void loom__task_worker_register(struct loom_task_worker *w, const struct loom_cp
     w->steal = steal;
     w->event = event;
     w->first = 0;
+    w->waiting = 0;
+    w->kept = 0;
     if (id >= 0 && id < e->max_workers && e->id_home[id] < 0) {
         /* Written before the worker publishes itself below (release), read by the statistics
          * of other workers after an acquire load of nworkers; an id's first worker is its
@@ -185,24 +187,26 @@ static void wake(int qi, int strict)
     }
 }
 
-int loom__task_tending(int on)
+void loom__task_tending(int on)
 {
     struct loom_task_worker *w = loom__task_self;
     struct loom_task_engine *e = &loom__task_engine;
-    if (w == NULL || !w->first || e->id_tending == NULL)
-        return 0;
-    _Atomic int *flag = &e->id_tending[w->id].on;
-    int was = loom__load_relaxed(flag);
-    loom__store_relaxed(flag, on);
-    if (was && !on) {
-        /* Stealers may have gone to sleep leaving our queue to us (it was kept): now that we
-         * leave, wake them if tasks remain. The fence orders our store before the reads
-         * below, against the sleeper's announce-fence-recheck, so one of us sees the other. */
-        atomic_thread_fence(memory_order_seq_cst);
-        if (loom__load_relaxed(&e->q[w->home].open))
-            wake(w->home, 0);
+    if (w == NULL)
+        return;
+    if (on) {
+        w->waiting++;
+        return;
     }
-    return was;
+    if (--w->waiting > 0 || !w->kept)
+        return;
+    w->kept = 0;
+    loom__store_relaxed(&e->id_tending[w->id].on, 0);
+    /* Stealers may have gone to sleep leaving our queue to us: now that we leave, wake them
+     * if tasks remain. The fence orders our store before the reads below, against the
+     * sleeper's announce-fence-recheck, so one of us sees the other. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (loom__load_relaxed(&e->q[w->home].open))
+        wake(w->home, 0);
 }
 
 int loom__task_submit(struct loom_task *t)

@@ -98,6 +98,12 @@ int loom__task_keypoint(void)
     if (w == NULL || e->q == NULL)
         return 0;
     int ran = 0;
+    /* A rank that waits and has work on its own queue keeps it: stealers leave it alone from
+     * now until the rank's wait ends (engine.h, id_tending). */
+    if (w->waiting && w->first && !w->kept && loom__load_relaxed(&e->q[w->home].count)) {
+        w->kept = 1;
+        loom__store_relaxed(&e->id_tending[w->id].on, 1);
+    }
     for (int qi = w->home; qi >= 0; qi = e->q[qi].parent) {
         struct loom_task_queue *q = &e->q[qi];
         /* Bounded by what was queued on arrival, so a repeat task that keeps asking to run
@@ -134,14 +140,20 @@ int loom__task_work_visible(void)
         return 0;
     for (int qi = w->home; qi >= 0; qi = e->q[qi].parent)
         if (loom__load_relaxed(&e->q[qi].count))
-            return 1;
+            return LOOM_WORK_RUNNABLE;
+    int elsewhere = 0;
     if (w->steal) {
         const int *order = e->steal_order[w->home];
-        for (int i = 0; i < e->nsteal[w->home]; i++)
-            if (loom__load_relaxed(&e->q[order[i]].open) && !kept(e, &e->q[order[i]]))
-                return 1;
+        for (int i = 0; i < e->nsteal[w->home]; i++) {
+            struct loom_task_queue *q = &e->q[order[i]];
+            if (!loom__load_relaxed(&q->open))
+                continue;
+            if (!kept(e, q))
+                return LOOM_WORK_RUNNABLE;
+            elsewhere = 1;
+        }
     }
-    return 0;
+    return elsewhere ? LOOM_WORK_ELSEWHERE : LOOM_WORK_NONE;
 }
 
 void loom__task_cancel(struct loom_task *t)

@@ -70,6 +70,8 @@ struct loom_task_worker {
     int steal;                 /* 1 if it may take stealable tasks from other queues */
     struct loom_event *event;  /* where it sleeps; notified when work may have come */
     int first;                 /* 1 if it is its id's first worker: the rank thread */
+    int waiting;               /* depth of the waits it is in (loom__task_tending); own only */
+    int kept;                  /* 1 while it has marked its home queue kept; own only */
     struct loom_task_stats stats;
 };
 
@@ -100,10 +102,14 @@ int loom__task_submit(struct loom_task *t);
 /* A keypoint of the calling worker (Algorithm 1, then one steal if allowed). Returns the number
  * of tasks run. A thread that is not a worker runs nothing. */
 int loom__task_keypoint(void);
-/* The calling worker starts (on=1) or stops (on=0) waiting inside loom; returns the previous
- * value so nested waits restore it. No-op (returns 0) for a thread that is not a worker. */
-int loom__task_tending(int on);
-/* 1 if a task the calling worker could run is queued (a look without locks). */
+/* The calling worker starts (on=1) or stops (on=0) waiting inside loom (nested waits
+ * count). While it waits, a rank worker that finds tasks on its home queue keeps that queue
+ * (engine.h, id_tending); leaving its last wait, it gives the queue back and wakes stealers
+ * if tasks remain. No-op for a thread that is not a worker. */
+void loom__task_tending(int on);
+/* LOOM_WORK_RUNNABLE if a task the calling worker could run is queued, LOOM_WORK_ELSEWHERE if
+ * only tasks of kept queues are (their keeper is running them), else LOOM_WORK_NONE (a look
+ * without locks; core/event.h). */
 int loom__task_work_visible(void);
 
 /* Stop a repeat task: when it returns, it is IDLE and will not run again until resubmitted.
