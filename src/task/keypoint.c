@@ -123,11 +123,19 @@ int loom__task_keypoint(void)
         struct loom_task_queue *q = &e->q[order[i]];
         if (kept(e, q))
             continue;
+        /* What the queue held when we came, as for Algorithm 1: its owner is away (it would
+         * keep the queue otherwise), so the stealer drains it while it stays unkept rather
+         * than going back through its wait loop for every task. */
+        int budget = loom__load_relaxed(&q->open);
         struct loom_task *t = take(q, 1);
-        if (t) {
+        if (t == NULL)
+            continue;
+        int ran_here = 0;
+        do {
             run(w, q, t);
-            return 1;
-        }
+            ran_here++;
+        } while (--budget > 0 && !kept(e, q) && (t = take(q, 1)) != NULL);
+        return ran_here;
     }
     return 0;
 }

@@ -10,9 +10,10 @@
  * tests) and progress threads. Each worker has a home queue (the deepest node containing its
  * CPU set) and runs, at a keypoint:
  *   1. Algorithm 1: every task of its home queue, then of each ancestor up to the Machine;
- *   2. when that found nothing and stealing is on: one stealable (non-strict) task from the
- *      other queues, nearest first (same cache, same NUMA node, same package, then the rest:
- *      by decreasing depth of the common ancestor).
+ *   2. when that found nothing and stealing is on: the stealable (non-strict) tasks of the
+ *      nearest other queue that has some and is not kept (same cache, same NUMA node, same
+ *      package, then the rest: by decreasing depth of the common ancestor), as many as it
+ *      held on arrival, while it stays unkept.
  * Taking a task follows Algorithm 2: a queue is looked at without its lock (an atomic count)
  * and locked only when not empty.
  *
@@ -99,7 +100,7 @@ int loom__task_home_of(int id);
  * Returns 0, or -1 if the task was not IDLE (already submitted). Any thread. */
 int loom__task_submit(struct loom_task *t);
 
-/* A keypoint of the calling worker (Algorithm 1, then one steal if allowed). Returns the number
+/* A keypoint of the calling worker (Algorithm 1, then stealing if allowed). Returns the number
  * of tasks run. A thread that is not a worker runs nothing. */
 int loom__task_keypoint(void);
 /* The calling worker starts (on=1) or stops (on=0) waiting inside loom (nested waits
