@@ -20,6 +20,11 @@
 #include <stdint.h>
 
 #define LOOM_SHM_MAX_RANKS 64
+/* A bcast of at most this many bytes goes through the root's entry (see `in` below). */
+#define LOOM_SHM_INLINE 256
+/* `bytes` of an inline buffer when the root's data did not go there (readers read the
+ * root's buffer instead). */
+#define LOOM_SHM_NOT_INLINE UINT64_MAX
 
 struct loom_coll_args;
 struct loom_comm;
@@ -46,7 +51,15 @@ struct loom_datatype;
  *   args   the owner's arguments for its current collective; valid while pub is that
  *          collective's number (or + 1) and the owner has not returned from it.
  *   data   an extra buffer of the owner for the current collective (a packed copy of its
- *          in-place input), same validity as args. */
+ *          in-place input), same validity as args.
+ *   in     two buffers for the owner's small contributions (bcast root, allgather): in
+ *          collective s it packs its data into in[(s / 2) & 1] (with `bytes`, or
+ *          LOOM_SHM_NOT_INLINE when the data is too large and readers must read its own
+ *          buffer) before it publishes s, and then need not wait for its readers before it
+ *          returns, as a shared-memory eager send would not. It writes a buffer again (data
+ *          or the NOT_INLINE mark) only for collective s + 4 or later, after waiting until
+ *          every member's done is at least s: nobody still reads it. Written by the owner,
+ *          read after an acquire of pub. */
 struct loom_coll_shm_entry {
     _Atomic uint32_t pub;
     _Atomic uint32_t done;
@@ -54,6 +67,10 @@ struct loom_coll_shm_entry {
     uint32_t pad_;
     const struct loom_coll_args *args;
     const void *data;
+    struct loom_coll_shm_inline {
+        uint64_t bytes;
+        unsigned char data[LOOM_SHM_INLINE];
+    } in[2];
     char gap_[64];
 };
 
@@ -108,6 +125,18 @@ void loom__shm_done_quiet(struct loom_shm_call *k);
  * nobody touches this member's buffers any more, and it may return. */
 void loom__shm_wait_done(struct loom_shm_call *k, int r);
 void loom__shm_wait_all_done(struct loom_shm_call *k);
+/* Wait until every other member's done is at least seq (an earlier collective's number). */
+void loom__shm_wait_all_done_from(struct loom_shm_call *k, uint32_t seq);
+/* Inline contributions (see `in` above). put: pack count x type from buf into this member's
+ * inline buffer for its current collective, before it publishes; 1 if it did, 0 if the data
+ * is too large (readers then read buf). mine: whether put did. get: after r's publication,
+ * unpack r's inline data into buf (k->err = MPI_ERR_TRUNCATE if it does not fit); 1 if r's
+ * data was inline, 0 if it is in r's own buffer (nothing done). */
+int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
+                         const struct loom_datatype *type);
+int loom__shm_inline_mine(struct loom_shm_call *k);
+int loom__shm_inline_get(struct loom_shm_call *k, int r, void *buf, size_t count,
+                         const struct loom_datatype *type);
 /* dst <- src as the dt layer copies (the smaller stream); a larger source sets k->err to
  * MPI_ERR_TRUNCATE (or, with push = 1, reports it to the owner of dst through trunc[]). */
 void loom__shm_copy(struct loom_shm_call *k, void *dst, size_t dcount,
@@ -120,11 +149,17 @@ void loom__shm_check_trunc(struct loom_shm_call *k, int r);
  * and publish themselves (they take scratch first); 0 or LOOM_ERR_NOMEM (before publishing).
  * The others are called after loom__shm_begin. */
 void loom__shm_barrier(struct loom_shm_call *k);
+/* bcast takes its number and publishes itself (the root fills its inline buffer first). */
+void loom__shm_bcast_publish(struct loom_shm_call *k, struct loom_comm *c,
+                             const struct loom_coll_args *a);
 void loom__shm_bcast(struct loom_shm_call *k, const struct loom_coll_args *a);
 int loom__shm_reduce(struct loom_shm_call *k, const struct loom_coll_args *a);
 void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a, int v);
 void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a, int v);
 int loom__shm_allreduce(struct loom_shm_call *k, const struct loom_coll_args *a);
+/* allgather(v) takes its number and publishes itself (its inline contribution first). */
+void loom__shm_allgather_publish(struct loom_shm_call *k, struct loom_comm *c,
+                                 const struct loom_coll_args *a, int kind);
 void loom__shm_allgather(struct loom_shm_call *k, const struct loom_coll_args *a, int kind);
 int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, int kind);
 int loom__shm_reduce_scatter(struct loom_shm_call *k, const struct loom_coll_args *a);

@@ -250,6 +250,8 @@ void loom__shm_allgather(struct loom_shm_call *k, const struct loom_coll_args *a
                 loom__shm_copy(k, dst.p, dst.c, dst.t, a->sbuf, a->scount, a->stype, 0);
             continue;
         }
+        if (loom__shm_inline_get(k, r, dst.p, dst.c, dst.t))
+            continue;
         const struct loom_coll_args *ar = loom__shm_args(k, r);
         if (ar->in_place) {
             struct blk src = rblock(kind, ar, r);
@@ -259,7 +261,21 @@ void loom__shm_allgather(struct loom_shm_call *k, const struct loom_coll_args *a
         }
     }
     loom__shm_done(k);
-    loom__shm_wait_all_done(k);
+    if (!loom__shm_inline_mine(k))
+        loom__shm_wait_all_done(k); /* others read our buffers: stay until they are done */
+}
+
+void loom__shm_allgather_publish(struct loom_shm_call *k, struct loom_comm *c,
+                                 const struct loom_coll_args *a, int kind)
+{
+    loom__shm_init(k, c);
+    if (a->in_place) {
+        struct blk mine = rblock(kind, a, k->me);
+        loom__shm_inline_put(k, mine.p, mine.c, mine.t);
+    } else {
+        loom__shm_inline_put(k, a->sbuf, a->scount, a->stype);
+    }
+    loom__shm_publish(k, a, NULL, 0); /* release: orders the inline buffer before pub */
 }
 
 int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, int kind)

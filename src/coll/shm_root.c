@@ -1,7 +1,9 @@
 /* coll/shm_root.c — the rooted shm collectives: bcast, reduce, gather(v), scatter(v).
  * The steps (begin, wait for a member's publication, done, wait for done) and why they are
  * safe are in shm_sync.c. Who touches whose buffers:
- *   bcast    every non-root reads the root's buffer; the root waits for every done.
+ *   bcast    every non-root reads the root's buffer; the root waits for every done. Up to
+ *            LOOM_SHM_INLINE bytes, the root packs the data into its entry instead and
+ *            returns at once; the readers unpack it from there (shm.h, `in`).
  *   gather   every member writes its block into the root's rbuf; the root waits for every
  *            done (and collects truncation reports).
  *   scatter  every non-root reads its block of the root's sbuf; the root waits likewise.
@@ -16,21 +18,38 @@
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/rank.h"
+#include "dt/dt.h"
 
 /* Reductions of at least this many bytes are cut in slices reduced by every member. */
 #define REDUCE_SLICE_MIN (32u * 1024u)
+
+void loom__shm_bcast_publish(struct loom_shm_call *k, struct loom_comm *c,
+                             const struct loom_coll_args *a)
+{
+    loom__shm_init(k, c);
+    if (k->me != a->root) {
+        loom__shm_publish(k, a, NULL, 1); /* only the root is read */
+        return;
+    }
+    loom__shm_inline_put(k, a->rbuf, a->rcount, a->rtype);
+    loom__shm_publish(k, a, NULL, 0); /* release: orders the inline buffer before pub */
+}
 
 void loom__shm_bcast(struct loom_shm_call *k, const struct loom_coll_args *a)
 {
     int root = a->root;
     if (k->me != root) {
-        const struct loom_coll_args *ra = loom__shm_args(k, root);
-        loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, ra->rbuf, ra->rcount, ra->rtype, 0);
+        if (!loom__shm_inline_get(k, root, a->rbuf, a->rcount, a->rtype)) {
+            const struct loom_coll_args *ra = loom__shm_args(k, root);
+            loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, ra->rbuf, ra->rcount, ra->rtype,
+                           0);
+        }
         loom__shm_done(k);
         return;
     }
     loom__shm_done_quiet(k); /* nobody waits for the root */
-    loom__shm_wait_all_done(k);
+    if (!loom__shm_inline_mine(k))
+        loom__shm_wait_all_done(k); /* readers read our buffer: stay until they are done */
 }
 
 /* Scratch room for count elements of type from the rank's cache: *raw is what to give back

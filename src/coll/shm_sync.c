@@ -147,9 +147,61 @@ void loom__shm_wait_done(struct loom_shm_call *k, int r)
 
 void loom__shm_wait_all_done(struct loom_shm_call *k)
 {
+    loom__shm_wait_all_done_from(k, k->seq);
+}
+
+void loom__shm_wait_all_done_from(struct loom_shm_call *k, uint32_t seq)
+{
     for (int r = 0; r < k->n; r++)
         if (r != k->me)
-            loom__shm_wait_done(k, r);
+            wait_flag(k, &k->m->e[r].done, seq);
+}
+
+/* This member's inline buffer for its current collective. */
+static inline struct loom_coll_shm_inline *inline_buf(struct loom_shm_call *k, int r)
+{
+    return &k->m->e[r].in[(k->seq / 2u) & 1u];
+}
+
+int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
+                         const struct loom_datatype *type)
+{
+    struct loom_coll_shm_inline *in = inline_buf(k, k->me);
+    size_t bytes = type ? loom__dt_stream_size(type, count) : 0;
+    /* Its last readers were those of collective seq - 4 or earlier (when we returned from
+     * that one without waiting for them): wait for them before writing anything into it,
+     * the NOT_INLINE mark included (a late reader would take it for its own collective's). */
+    loom__shm_wait_all_done_from(k, k->seq - 4u);
+    if (bytes > LOOM_SHM_INLINE || k->n == 1) {
+        in->bytes = LOOM_SHM_NOT_INLINE;
+        return 0;
+    }
+    if (bytes)
+        loom__dt_pack(in->data, buf, type, count, 0, bytes);
+    in->bytes = bytes;
+    return 1;
+}
+
+int loom__shm_inline_mine(struct loom_shm_call *k)
+{
+    return inline_buf(k, k->me)->bytes != LOOM_SHM_NOT_INLINE;
+}
+
+int loom__shm_inline_get(struct loom_shm_call *k, int r, void *buf, size_t count,
+                         const struct loom_datatype *type)
+{
+    loom__shm_wait_pub(k, r, 0);
+    const struct loom_coll_shm_inline *in = inline_buf(k, r);
+    uint64_t bytes = in->bytes; /* after the acquire of r's pub: r's value */
+    if (bytes == LOOM_SHM_NOT_INLINE)
+        return 0;
+    size_t cap = type ? loom__dt_stream_size(type, count) : 0;
+    size_t n = bytes < cap ? (size_t)bytes : cap;
+    if (bytes > cap)
+        k->err = MPI_ERR_TRUNCATE;
+    if (n)
+        loom__dt_unpack(buf, type, count, in->data, 0, n);
+    return 1;
 }
 
 void loom__shm_copy(struct loom_shm_call *k, void *dst, size_t dcount,
@@ -233,7 +285,7 @@ int loom__coll_shm_run(int kind, struct loom_comm *c, const struct loom_coll_arg
         }
         return 0;
     case LOOM_COLL_BCAST:
-        loom__shm_begin(&k, c, a, NULL, c->rank != a->root); /* only the root is read */
+        loom__shm_bcast_publish(&k, c, a);
         loom__shm_bcast(&k, a);
         break;
     case LOOM_COLL_REDUCE:
@@ -256,7 +308,7 @@ int loom__coll_shm_run(int kind, struct loom_comm *c, const struct loom_coll_arg
         break;
     case LOOM_COLL_ALLGATHER:
     case LOOM_COLL_ALLGATHERV:
-        loom__shm_begin(&k, c, a, NULL, 0);
+        loom__shm_allgather_publish(&k, c, a, kind);
         loom__shm_allgather(&k, a, kind);
         break;
     case LOOM_COLL_ALLTOALL:
