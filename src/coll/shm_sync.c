@@ -35,7 +35,8 @@
 #include "core/error.h"
 #include "core/rank.h"
 
-/* Plain polls of a flag before the full wait (whose polls also run the task keypoint). */
+/* Plain polls of a flag before the full wait (whose polls also run the task keypoint); no
+ * more than the wait's own spin budget (small when ranks outnumber cores). */
 #define PRE_SPIN 64
 
 static int reached(uint32_t value, uint32_t want)
@@ -57,7 +58,8 @@ static int flag_reached(void *arg)
 
 static void wait_flag(struct loom_shm_call *k, _Atomic uint32_t *flag, uint32_t want)
 {
-    for (int i = 0; i < PRE_SPIN; i++) {
+    int spins = loom__wait_spin < PRE_SPIN ? (int)loom__wait_spin : PRE_SPIN;
+    for (int i = 0; i < spins; i++) {
         if (reached(loom__load_acquire(flag), want)) /* pairs as in flag_reached */
             return;
         loom__cpu_relax();

@@ -42,9 +42,10 @@
       "topology (e.g. `package:2 numa:1 l3:1 l2:2 core:2 pu:1`) ranks are placed "             \
       "logically but not bound")                                                               \
     X(SPIN, INT, "200", "0-1000000000", NULL,                                                  \
-      "polls a waiting thread makes before it yields")                                         \
+      "polls a waiting thread makes before it yields (unset and more ranks than cores: 16)")   \
     X(YIELD, INT, "20", "0-1000000000", NULL,                                                  \
-      "yields a waiting thread makes before it sleeps on a futex")                             \
+      "yields a waiting thread makes before it sleeps on a futex (unset and more ranks than "  \
+      "cores: 1000)")                                                                          \
     X(EAGER_MAX, SIZE, "16K", "0-1G", NULL,                                                    \
       "largest unmatched message copied into an eager cell; larger ones wait for their "       \
       "receive and move in one copy")                                                          \
