@@ -55,6 +55,7 @@ struct loom_job {
     _Atomic int finalizing;        /* ranks that entered MPI_Finalize */
     _Atomic int ending;            /* 1 once the job is being torn down (exit/abort) */
     int progress_mode;             /* LOOM_PROGRESS: LOOM_PROGRESS_INLINE, ... */
+    int oversubscribed;            /* 1 if ranks outnumber the cores the process may use */
     struct loom_cpuset **progress_sets; /* [nranks] where each rank's progress threads run
                                            (thread mode), else NULL */
 };

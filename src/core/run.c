@@ -97,8 +97,9 @@ static int setup(int argc, char **argv)
      * so (unless set) wait with few polls and many yields. Measured with bench/coll.c on 4
      * ranks and 2 cores: 2.5-3x faster small collectives (docs/collectives.md). */
     cpu_set_t allowed;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
-        j->nranks > CPU_COUNT(&allowed)) {
+    j->oversubscribed = sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
+                        j->nranks > CPU_COUNT(&allowed);
+    if (j->oversubscribed) {
         if (!loom__config_is_set(LOOM_CFG_SPIN))
             loom__wait_spin = 16;
         if (!loom__config_is_set(LOOM_CFG_YIELD))
