@@ -21,7 +21,7 @@
 
 #define LOOM_SHM_MAX_RANKS 64
 /* A bcast of at most this many bytes goes through the root's entry (see `in` below). */
-#define LOOM_SHM_INLINE 256
+#define LOOM_SHM_INLINE 2048
 /* `bytes` of an inline buffer when the root's data did not go there (readers read the
  * root's buffer instead). */
 #define LOOM_SHM_NOT_INLINE UINT64_MAX
@@ -52,14 +52,15 @@ struct loom_datatype;
  *          collective's number (or + 1) and the owner has not returned from it.
  *   data   an extra buffer of the owner for the current collective (a packed copy of its
  *          in-place input), same validity as args.
- *   in     two buffers for the owner's small contributions (bcast root, allgather): in
+ *   in     NULL, or two buffers (allocated by the owner at its first small contribution,
+ *          freed with the slot) for the owner's small contributions (bcast root, allgather): in
  *          collective s it packs its data into in[(s / 2) & 1] (with `bytes`, or
  *          LOOM_SHM_NOT_INLINE when the data is too large and readers must read its own
  *          buffer) before it publishes s, and then need not wait for its readers before it
  *          returns, as a shared-memory eager send would not. It writes a buffer again (data
  *          or the NOT_INLINE mark) only for collective s + 4 or later, after waiting until
  *          every member's done is at least s: nobody still reads it. Written by the owner,
- *          read after an acquire of pub. */
+ *          read after an acquire of pub (a NULL `in` reads as "not inline"). */
 struct loom_coll_shm_entry {
     _Atomic uint32_t pub;
     _Atomic uint32_t done;
@@ -70,7 +71,7 @@ struct loom_coll_shm_entry {
     struct loom_coll_shm_inline {
         uint64_t bytes;
         unsigned char data[LOOM_SHM_INLINE];
-    } in[2];
+    } *in;
     char gap_[64];
 };
 
@@ -78,6 +79,10 @@ struct loom_coll_shm_entry {
 struct loom_coll_shm {
     struct loom_coll_shm_entry e[LOOM_SHM_MAX_RANKS];
 };
+
+/* Free what the members allocated in the slot of a communicator of n members (its inline
+ * buffers); called when the communicator's shared half is destroyed. */
+void loom__coll_shm_free(struct loom_coll_shm *m, int n);
 
 /* ---- collectives (shm_sync.c dispatches; kind is an enum loom_coll_kind) ---- */
 /* 1 if collective `kind` can run as an shm collective on a communicator of n ranks with

@@ -27,6 +27,7 @@
  * budget, sleeps until notified: an oversubscribed node makes progress. Notifies: one seq-cst
  * fence, then a notify of each member's event that has a sleeper (loom__event_notify
  * re-fences, as its protocol wants). Comparisons are modulo 2^32 (a signed difference). */
+#include <stdlib.h>
 #include <string.h>
 #include "coll/alg.h"
 #include "coll/shm.h"
@@ -159,17 +160,33 @@ void loom__shm_wait_all_done_from(struct loom_shm_call *k, uint32_t seq)
             wait_flag(k, &k->m->e[r].done, seq);
 }
 
-/* This member's inline buffer for its current collective. */
+/* Member r's inline buffer for the current collective; NULL if r has none. */
 static inline struct loom_coll_shm_inline *inline_buf(struct loom_shm_call *k, int r)
 {
-    return &k->m->e[r].in[(k->seq / 2u) & 1u];
+    struct loom_coll_shm_inline *in = k->m->e[r].in;
+    return in ? &in[(k->seq / 2u) & 1u] : NULL;
+}
+
+void loom__coll_shm_free(struct loom_coll_shm *m, int n)
+{
+    for (int r = 0; r < n && r < LOOM_SHM_MAX_RANKS; r++)
+        free(m->e[r].in);
 }
 
 int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
                          const struct loom_datatype *type)
 {
-    struct loom_coll_shm_inline *in = inline_buf(k, k->me);
     size_t bytes = type ? loom__dt_stream_size(type, count) : 0;
+    if (k->m->e[k->me].in == NULL) {
+        if (bytes > LOOM_SHM_INLINE || k->n == 1)
+            return 0; /* no buffer reads as "not inline" */
+        /* First small contribution: our two buffers (published by the release of pub). */
+        k->m->e[k->me].in = malloc(2 * sizeof *k->m->e[k->me].in);
+        if (k->m->e[k->me].in == NULL)
+            return 0;
+        k->m->e[k->me].in[0].bytes = k->m->e[k->me].in[1].bytes = LOOM_SHM_NOT_INLINE;
+    }
+    struct loom_coll_shm_inline *in = inline_buf(k, k->me);
     /* Its last readers were those of collective seq - 4 or earlier (when we returned from
      * that one without waiting for them): wait for them before writing anything into it,
      * the NOT_INLINE mark included (a late reader would take it for its own collective's). */
@@ -186,15 +203,18 @@ int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
 
 int loom__shm_inline_mine(struct loom_shm_call *k)
 {
-    return inline_buf(k, k->me)->bytes != LOOM_SHM_NOT_INLINE;
+    const struct loom_coll_shm_inline *in = inline_buf(k, k->me);
+    return in && in->bytes != LOOM_SHM_NOT_INLINE;
 }
 
 int loom__shm_inline_get(struct loom_shm_call *k, int r, void *buf, size_t count,
                          const struct loom_datatype *type)
 {
     loom__shm_wait_pub(k, r, 0);
-    const struct loom_coll_shm_inline *in = inline_buf(k, r);
-    uint64_t bytes = in->bytes; /* after the acquire of r's pub: r's value */
+    const struct loom_coll_shm_inline *in = inline_buf(k, r); /* after the acquire of pub */
+    if (in == NULL)
+        return 0;
+    uint64_t bytes = in->bytes; /* r's value for this collective */
     if (bytes == LOOM_SHM_NOT_INLINE)
         return 0;
     size_t cap = type ? loom__dt_stream_size(type, count) : 0;

@@ -21,6 +21,7 @@ static void destroy(struct loom_comm_shared *sh)
         loom__p2p_ctx_free(sh->pt2pt);
     if (sh->coll)
         loom__p2p_ctx_free(sh->coll);
+    loom__coll_shm_free(&sh->shm, sh->size);
     free(sh->events);
     free((void *)sh->rv.slots);
     if (sh->group)
