@@ -326,7 +326,10 @@ const struct loom_htree *loom__hier_tree_for(struct loom_comm *c)
     const struct loom_htree *t = tree_of(c);
     if (!t || t->height < 2)
         return NULL;
-    if (mode == HIER_AUTO && !t->spans_numa)
+    /* auto: only across real NUMA nodes or packages. On a synthetic or XML machine ranks are
+     * placed but not bound, so its levels are no locality boundary: there the hierarchy only
+     * adds rounds (bench/results/hier.md, 8 ranks on 2 cores: 0.2-0.9x the flat time). */
+    if (mode == HIER_AUTO && (!t->spans_numa || !loom__topo_is_this_system(loom__job.topo)))
         return NULL;
     return t;
 }

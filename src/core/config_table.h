@@ -80,7 +80,7 @@
     X(COLL_HIER, ENUM, "auto", "auto|on|off", NULL,                                            \
       "run bcast, reduce, allreduce and barrier level by level down the hardware hierarchy "   \
       "(docs/hierarchy.md): on = wherever it has more than one level; auto = where the "       \
-      "communicator spans more than one NUMA node or package")                                 \
+      "communicator spans more than one NUMA node or package of the real machine")             \
     X(COLL_BARRIER_ALGO, ENUM, "auto", "auto|dissemination|linear|shm", NULL,                  \
       "MPI_Barrier / MPI_Ibarrier algorithm (auto: docs/collectives.md)")                      \
     X(COLL_BCAST_ALGO, ENUM, "auto", "auto|binomial|linear|chain|shm", NULL,                   \
