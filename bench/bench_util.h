@@ -39,6 +39,18 @@ static inline int bench_parse_names(const char *list, const char *const names[],
     return 0;
 }
 
+/* The sizes of a sweep: 8 bytes, then x4 up to max (at most 15), then max itself. Returns
+ * how many (sizes[] has room for 16). */
+static inline int bench_sweep_sizes(long max, long sizes[16])
+{
+    int n = 0;
+    for (long b = 8; b <= max && n < 15; b *= 4)
+        sizes[n++] = b;
+    if (n == 0 || sizes[n - 1] != max)
+        sizes[n++] = max;
+    return n;
+}
+
 /* Options of a size sweep (coll.c, hier.c): --quick, --reps R, --max BYTES and
  * --colls a,b,... where the names are names[0..n-1]. */
 #define BENCH_MAX_NAMES 16

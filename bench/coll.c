@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench_util.h"
+#include "bench_mpi.h"
 
 enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, NCOLL };
 static const char *const coll_name[NCOLL] = {"barrier",   "bcast",     "reduce",
@@ -91,20 +92,10 @@ int main(int argc, char **argv)
     memset(rb, 0, big);
 
     long sizes[16];
-    int nsizes = 0;
-    for (long b = 8; b <= o.max_bytes && nsizes < 15; b *= 4)
-        sizes[nsizes++] = b;
-    if (sizes[nsizes - 1] != o.max_bytes)
-        sizes[nsizes++] = o.max_bytes;
+    int nsizes = bench_sweep_sizes(o.max_bytes, sizes);
 
     if (rank == 0) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-        int len;
-        MPI_Get_library_version(lib, &len);
-        for (int i = 0; lib[i]; i++)
-            if (lib[i] == '\n')
-                lib[i] = ' ';
-        printf("# library: %s\n", lib);
+        bench_print_library();
         printf("# ranks: %d, repetitions: %d, batches of about %.0f us (value = median over "
                "repetitions of the slowest rank's mean time per call)\n",
                size, o.reps, o.batch_us);

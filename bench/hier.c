@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench_util.h"
+#include "bench_mpi.h"
 
 #define MAX_LEVELS 16
 
@@ -275,20 +276,10 @@ int main(int argc, char **argv)
     memset(b.tmp, 0, nf * sizeof(float));
 
     long sizes[16];
-    int nsizes = 0;
-    for (long s = 8; s <= o.max_bytes && nsizes < 15; s *= 4)
-        sizes[nsizes++] = s;
-    if (sizes[nsizes - 1] != o.max_bytes)
-        sizes[nsizes++] = o.max_bytes;
+    int nsizes = bench_sweep_sizes(o.max_bytes, sizes);
 
     if (rank == 0) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-        int len;
-        MPI_Get_library_version(lib, &len);
-        for (int i = 0; lib[i]; i++)
-            if (lib[i] == '\n')
-                lib[i] = ' ';
-        printf("# library: %s\n", lib);
+        bench_print_library();
         printf("# hierarchy seen by rank 0 (%d levels): %s\n", h.nlevels, desc);
         printf("# ranks: %d, repetitions: %d, batches of about %.0f us (value = median over "
                "repetitions of the slowest rank's mean time per call)\n",

@@ -46,6 +46,7 @@
 #include <string.h>
 #include "bench_util.h"
 #include <unistd.h>
+#include "bench_mpi.h"
 
 enum { IBCAST, IREDUCE, IALLREDUCE, ISCAN, NCOLL };
 static const char *const coll_name[NCOLL] = {"ibcast", "ireduce", "iallreduce", "iscan"};
@@ -248,13 +249,7 @@ int main(int argc, char **argv)
     }
 
     if (rank == 0) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-        int len;
-        MPI_Get_library_version(lib, &len);
-        for (int i = 0; lib[i]; i++)
-            if (lib[i] == '\n')
-                lib[i] = ' ';
-        printf("# library: %s\n", lib);
+        bench_print_library();
         printf("# ranks: %d, cores (N_max): %ld, buffer: %ld bytes, repetitions: %d "
                "(value = median over repetitions of the slowest rank's time)\n",
                size, ncores, o.bytes, o.reps);

@@ -40,6 +40,19 @@ void loom__tree_reduce(struct loom_sched *s, const void *input, void *result, si
 void loom__tree_bcast(struct loom_sched *s, void *buf, size_t count, struct loom_datatype *type,
                       int root);
 
+/* A block of a call's buffer: address, count and type (blocks.c). */
+struct loom_coll_blk {
+    void *p;
+    size_t c;
+    struct loom_datatype *t;
+};
+/* Peer r's block of a's receive buffer (allgather(v): the block holding r's data; alltoall
+ * family: the block from r), and a's send block for peer r (alltoall family, not in place). */
+struct loom_coll_blk loom__coll_rblock(enum loom_coll_kind k, const struct loom_coll_args *a,
+                                       int r);
+struct loom_coll_blk loom__coll_sblock(enum loom_coll_kind k, const struct loom_coll_args *a,
+                                       int r);
+
 /* ---- issue 6, "Using the hierarchy": builders that coll.c's dispatch calls ---- */
 /* bcast / reduce as a chain in rank order (alg_chain.c; LOOM_COLL_{BCAST,REDUCE}_ALGO=chain). */
 void loom__alg_bcast_chain(struct loom_sched *s, const struct loom_coll_args *a);

@@ -36,9 +36,10 @@ struct loom_datatype;
  * read by the others. Its fields share one 32-byte block, so a reader that sees pub change
  * usually finds args in the same cache line; 64 bytes of gap keep every two members' fields
  * on different cache lines whatever the slot's alignment (calloc gives 16 bytes), so a member
- * writing its entry never takes the line another member spins on away from it. Sequence numbers count the shm collectives
- * started on the communicator (every member calls them in the same order, so the numbers
- * agree; they advance by 2, the odd one naming a middle phase) and are compared modulo 2^32.
+ * writing its entry never takes the line another member spins on away from it. Sequence
+ * numbers count the shm collectives started on the communicator (every member calls them in
+ * the same order, so the numbers agree; they advance by 2, the odd one naming a middle phase)
+ * and are compared modulo 2^32.
  *   pub    the last phase the owner has published: its current collective's number once args
  *          and data are set (release; readers acquire), and, for collectives with a middle
  *          phase, that number + 1 once its middle phase is done.
@@ -182,6 +183,17 @@ void *loom__coll_scratch_get(struct loom_rank *owner, size_t n);
 void loom__coll_scratch_put(struct loom_rank *owner, void *p);
 /* Free p (from loom__coll_scratch_get, or NULL) without caching it. */
 void loom__coll_scratch_free(void *p);
+/* Scratch room for count elements of type: *raw is what to give back (NULL when nothing was
+ * needed), the result the address of element 0. NULL on ENOMEM. */
+void *loom__shm_scratch(struct loom_rank *self, size_t count, const struct loom_datatype *type,
+                        void **raw);
+/* [lo, hi) of count elements: member i's slice of n. */
+static inline void loom__shm_slice(size_t count, int n, int i, size_t *lo, size_t *hi)
+{
+    size_t q = count / (size_t)n, r = count % (size_t)n;
+    *lo = (size_t)i * q + ((size_t)i < r ? (size_t)i : r);
+    *hi = *lo + q + ((size_t)i < r ? 1 : 0);
+}
 /* MPI_Finalize of the calling rank, once nothing of it runs any more: empty its cache. */
 void loom__coll_scratch_rank_fini(void);
 #endif

@@ -24,28 +24,6 @@
 /* Allreduces of at least this many bytes (and one element per member) are sliced. */
 #define ALLREDUCE_SLICE_MIN (32u * 1024u)
 
-/* Scratch room for count elements of type from the rank's cache (see shm_root.c). */
-static void *scratch(struct loom_rank *self, size_t count, const struct loom_datatype *type,
-                     void **raw)
-{
-    *raw = NULL;
-    if (count == 0 || type->size == 0)
-        return (void *)type; /* never touched */
-    size_t span = (size_t)type->true_extent + (count - 1) * (size_t)type->extent;
-    char *p = loom__coll_scratch_get(self, span);
-    if (!p)
-        return NULL;
-    *raw = p;
-    return p - type->true_lb;
-}
-
-static void slice(size_t count, int n, int i, size_t *lo, size_t *hi)
-{
-    size_t q = count / (size_t)n, r = count % (size_t)n;
-    *lo = (size_t)i * q + ((size_t)i < r ? (size_t)i : r);
-    *hi = *lo + q + ((size_t)i < r ? 1 : 0);
-}
-
 /* acc[0..c) <- x[0][lo..] op (x[1][lo..] op (... op x[last][lo..])). */
 static void fold(struct loom_shm_call *k, const void *const *x, int last, void *acc, size_t lo,
                  size_t c, struct loom_datatype *type, const struct loom_op *op)
@@ -75,12 +53,12 @@ int loom__shm_allreduce(struct loom_shm_call *k, const struct loom_coll_args *a)
                  loom__dt_stream_size(type, count) >= ALLREDUCE_SLICE_MIN;
     size_t lo = 0, hi = count;
     if (sliced)
-        slice(count, n, me, &lo, &hi);
+        loom__shm_slice(count, n, me, &lo, &hi);
     void *raw = NULL, *tmp = NULL;
     /* in place, the accumulator cannot be our rbuf: others read it (small), or it holds our
      * slice of x(me) needed before the end of the fold (sliced, unless we are last) */
     if (a->in_place && (!sliced || me != n - 1)) {
-        tmp = scratch(k->self, hi - lo, type, &raw);
+        tmp = loom__shm_scratch(k->self, hi - lo, type, &raw);
         if (!tmp)
             return LOOM_ERR_NOMEM;
     }
@@ -112,7 +90,7 @@ int loom__shm_allreduce(struct loom_shm_call *k, const struct loom_coll_args *a)
             if (r == me)
                 continue;
             size_t rlo, rhi;
-            slice(count, n, r, &rlo, &rhi);
+            loom__shm_slice(count, n, r, &rlo, &rhi);
             loom__shm_wait_pub(k, r, 1);
             const struct loom_coll_args *ar = loom__shm_args(k, r);
             loom__shm_copy(k, loom__elem(a->rbuf, rlo, type), rhi - rlo, type,
@@ -136,7 +114,7 @@ int loom__shm_reduce_scatter(struct loom_shm_call *k, const struct loom_coll_arg
     size_t mine = (size_t)a->rcounts[me];
     void *raw = NULL, *tmp = NULL;
     if (a->in_place) { /* our rbuf's first block is other members' input */
-        tmp = scratch(k->self, mine, type, &raw);
+        tmp = loom__shm_scratch(k->self, mine, type, &raw);
         if (!tmp)
             return LOOM_ERR_NOMEM;
     }
@@ -162,7 +140,7 @@ int loom__shm_scan(struct loom_shm_call *k, const struct loom_coll_args *a, int 
     void *raw = NULL, *tmp = NULL;
     /* in place our rbuf is our input, read by the members above us */
     if (a->in_place && last >= 0 && me < n - 1) {
-        tmp = scratch(k->self, count, type, &raw);
+        tmp = loom__shm_scratch(k->self, count, type, &raw);
         if (!tmp)
             return LOOM_ERR_NOMEM;
     }
@@ -182,59 +160,7 @@ int loom__shm_scan(struct loom_shm_call *k, const struct loom_coll_args *a, int 
 
 /* ---- allgather(v), alltoall(v,w) ------------------------------------------------------- */
 
-struct blk {
-    void *p;
-    size_t c;
-    struct loom_datatype *t;
-};
-
-/* Block r of a member's rbuf, as that member's arguments describe it. */
-static struct blk rblock(int kind, const struct loom_coll_args *a, int r)
-{
-    struct blk b = {NULL, 0, a->rtype};
-    switch (kind) {
-    case LOOM_COLL_ALLGATHER:
-    case LOOM_COLL_ALLTOALL:
-        b.c = a->rcount;
-        b.p = loom__elem(a->rbuf, (size_t)r * a->rcount, a->rtype);
-        break;
-    case LOOM_COLL_ALLGATHERV:
-    case LOOM_COLL_ALLTOALLV:
-        b.c = (size_t)a->rcounts[r];
-        b.p = loom__elem(a->rbuf, (size_t)a->rdispls[r], a->rtype);
-        break;
-    default: /* alltoallw: byte displacements, a type per peer */
-        b.t = a->rtypes[r];
-        b.c = (size_t)a->rcounts[r];
-        b.p = (char *)a->rbuf + a->rdispls[r];
-        break;
-    }
-    return b;
-}
-
-/* The block a member sends to r (alltoall family; not in place). */
-static struct blk sblock(int kind, const struct loom_coll_args *a, int r)
-{
-    struct blk b = {NULL, 0, a->stype};
-    switch (kind) {
-    case LOOM_COLL_ALLTOALL:
-        b.c = a->scount;
-        b.p = loom__elem(a->sbuf, (size_t)r * a->scount, a->stype);
-        break;
-    case LOOM_COLL_ALLTOALLV:
-        b.c = (size_t)a->scounts[r];
-        b.p = loom__elem(a->sbuf, (size_t)a->sdispls[r], a->stype);
-        break;
-    default:
-        b.t = a->stypes[r];
-        b.c = (size_t)a->scounts[r];
-        b.p = (char *)a->sbuf + a->sdispls[r];
-        break;
-    }
-    return b;
-}
-
-static size_t blk_bytes(struct blk b)
+static size_t blk_bytes(struct loom_coll_blk b)
 {
     return b.t ? loom__dt_stream_size(b.t, b.c) : 0;
 }
@@ -244,7 +170,7 @@ void loom__shm_allgather(struct loom_shm_call *k, const struct loom_coll_args *a
     int n = k->n, me = k->me;
     for (int j = 0; j < n; j++) {
         int r = (me + j) % n; /* our own block first, then the next members' */
-        struct blk dst = rblock(kind, a, r);
+        struct loom_coll_blk dst = loom__coll_rblock(kind, a, r);
         if (r == me) {
             if (!a->in_place)
                 loom__shm_copy(k, dst.p, dst.c, dst.t, a->sbuf, a->scount, a->stype, 0);
@@ -254,7 +180,7 @@ void loom__shm_allgather(struct loom_shm_call *k, const struct loom_coll_args *a
             continue;
         const struct loom_coll_args *ar = loom__shm_args(k, r);
         if (ar->in_place) {
-            struct blk src = rblock(kind, ar, r);
+            struct loom_coll_blk src = loom__coll_rblock(kind, ar, r);
             loom__shm_copy(k, dst.p, dst.c, dst.t, src.p, src.c, src.t, 0);
         } else {
             loom__shm_copy(k, dst.p, dst.c, dst.t, ar->sbuf, ar->scount, ar->stype, 0);
@@ -270,7 +196,7 @@ void loom__shm_allgather_publish(struct loom_shm_call *k, struct loom_comm *c,
 {
     loom__shm_init(k, c);
     if (a->in_place) {
-        struct blk mine = rblock(kind, a, k->me);
+        struct loom_coll_blk mine = loom__coll_rblock(kind, a, k->me);
         loom__shm_inline_put(k, mine.p, mine.c, mine.t);
     } else {
         loom__shm_inline_put(k, a->sbuf, a->scount, a->stype);
@@ -286,7 +212,7 @@ int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, 
         /* every block of our rbuf, packed in rank order: what the others read */
         size_t total = 0;
         for (int r = 0; r < n; r++)
-            total += blk_bytes(rblock(kind, a, r));
+            total += blk_bytes(loom__coll_rblock(kind, a, r));
         if (total > 0) {
             packed = loom__coll_scratch_get(k->self, total);
             if (!packed)
@@ -294,7 +220,7 @@ int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, 
         }
         size_t off = 0;
         for (int r = 0; r < n; r++) {
-            struct blk b = rblock(kind, a, r);
+            struct loom_coll_blk b = loom__coll_rblock(kind, a, r);
             size_t len = blk_bytes(b);
             if (len)
                 loom__dt_pack(packed + off, b.p, b.t, b.c, 0, len);
@@ -304,25 +230,25 @@ int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, 
     loom__shm_publish(k, a, packed, 0);
     for (int j = 1; j <= n; j++) {
         int r = (me + j) % n; /* the next members first, our own block last */
-        struct blk dst = rblock(kind, a, r);
+        struct loom_coll_blk dst = loom__coll_rblock(kind, a, r);
         if (r == me) {
             if (!a->in_place) {
-                struct blk src = sblock(kind, a, me);
+                struct loom_coll_blk src = loom__coll_sblock(kind, a, me);
                 loom__shm_copy(k, dst.p, dst.c, dst.t, src.p, src.c, src.t, 0);
             }
             continue;
         }
         const struct loom_coll_args *ar = loom__shm_args(k, r);
         if (!ar->in_place) {
-            struct blk src = sblock(kind, ar, me);
+            struct loom_coll_blk src = loom__coll_sblock(kind, ar, me);
             loom__shm_copy(k, dst.p, dst.c, dst.t, src.p, src.c, src.t, 0);
             continue;
         }
         /* r's block for us lies in its packed stream after its blocks for 0..me-1 */
         size_t off = 0;
         for (int i = 0; i < me; i++)
-            off += blk_bytes(rblock(kind, ar, i));
-        size_t len = blk_bytes(rblock(kind, ar, me));
+            off += blk_bytes(loom__coll_rblock(kind, ar, i));
+        size_t len = blk_bytes(loom__coll_rblock(kind, ar, me));
         const char *src = (const char *)loom__shm_data(k, r) + off;
         loom__shm_copy(k, dst.p, dst.c, dst.t, src, len, MPI_BYTE, 0);
     }

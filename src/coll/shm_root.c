@@ -52,30 +52,6 @@ void loom__shm_bcast(struct loom_shm_call *k, const struct loom_coll_args *a)
         loom__shm_wait_all_done(k); /* readers read our buffer: stay until they are done */
 }
 
-/* Scratch room for count elements of type from the rank's cache: *raw is what to give back
- * (NULL when nothing was needed), the result the buffer address. NULL on ENOMEM. */
-static void *scratch(struct loom_rank *self, size_t count, const struct loom_datatype *type,
-                     void **raw)
-{
-    *raw = NULL;
-    if (count == 0 || type->size == 0)
-        return (void *)type; /* never touched: nothing to copy */
-    size_t span = (size_t)type->true_extent + (count - 1) * (size_t)type->extent;
-    char *p = loom__coll_scratch_get(self, span);
-    if (!p)
-        return NULL;
-    *raw = p;
-    return p - type->true_lb;
-}
-
-/* [lo, hi) of the count elements: member i's slice. */
-static void slice(size_t count, int n, int i, size_t *lo, size_t *hi)
-{
-    size_t q = count / (size_t)n, r = count % (size_t)n;
-    *lo = (size_t)i * q + ((size_t)i < r ? (size_t)i : r);
-    *hi = *lo + q + ((size_t)i < r ? 1 : 0);
-}
-
 /* Fold elements [lo, hi) of the n inputs into out in rank order; tmp (room for hi - lo
  * elements) is used when out itself holds an input other than x(n-1) (in place). */
 static void fold(struct loom_shm_call *k, const void *const *x, void *out, void *tmp,
@@ -103,13 +79,13 @@ int loom__shm_reduce(struct loom_shm_call *k, const struct loom_coll_args *a)
     int sliced = n > 1 && loom__dt_stream_size(type, count) >= REDUCE_SLICE_MIN;
     size_t lo = 0, hi = count;
     if (sliced)
-        slice(count, n, me, &lo, &hi);
+        loom__shm_slice(count, n, me, &lo, &hi);
     /* A temporary holds the accumulator when out would be an input still to be read: in
      * place at a root that is not the last rank (the fold starts from x(n-1)). Sliced, the
      * root's in-place choice is known only once published: take the slice's room anyway. */
     void *raw = NULL, *tmp = NULL;
     if (sliced || (me == root && a->in_place && root != n - 1)) {
-        tmp = scratch(k->self, hi - lo, type, &raw);
+        tmp = loom__shm_scratch(k->self, hi - lo, type, &raw);
         if (!tmp)
             return LOOM_ERR_NOMEM;
     }

@@ -22,6 +22,7 @@
 #include "coll/shm.h"
 #include "core/atomic.h"
 #include "core/rank.h"
+#include "dt/dt.h"
 
 #define SLOTS 4
 #define HEADER 64 /* keeps the buffer 64-byte aligned */
@@ -158,4 +159,20 @@ void loom__coll_scratch_rank_fini(void)
         }
         unlock(c);
     }
+}
+
+/* Scratch room for count elements of type from the rank's cache: *raw is what to give back
+ * (NULL when nothing was needed), the result the buffer address. NULL on ENOMEM. */
+void *loom__shm_scratch(struct loom_rank *self, size_t count, const struct loom_datatype *type,
+                        void **raw)
+{
+    *raw = NULL;
+    if (count == 0 || type->size == 0)
+        return (void *)type; /* never touched: nothing to copy */
+    size_t span = (size_t)type->true_extent + (count - 1) * (size_t)type->extent;
+    char *p = loom__coll_scratch_get(self, span);
+    if (!p)
+        return NULL;
+    *raw = p;
+    return p - type->true_lb;
 }
