@@ -5,11 +5,12 @@
  * before its send is filled by the sender's thread, so "linear" rounds copy in parallel; the
  * cost of a round is mostly the wake-up of the thread that waits for it):
  *   barrier            dissemination: ceil(log2 n) rounds, no root to queue on.
- *   bcast              linear for n <= LINEAR_MAX_RANKS_ROOT (every receiver copies from the
- *                      root's buffer at once, one round); binomial above (log2 n rounds, the
- *                      root's queue stays short).
- *   reduce             binomial: the reductions are spread over the tree; linear makes the
- *                      root reduce n - 1 times in a row.
+ *   bcast              binomial up to BCAST_TREE_MAX bytes (log2 n rounds, the root's queue
+ *                      stays short); linear above (every receiver copies from the root's
+ *                      buffer at once, in parallel, in one round).
+ *   reduce             chain up to CHAIN_MAX_RANKS ranks (each rank folds its input into the
+ *                      running partial once, no rank waits for several children), binomial
+ *                      above (n - 1 steps in a row stop paying off; not measured there).
  *   allreduce          recursive doubling up to ALLREDUCE_RD_MAX bytes (log2 n rounds);
  *                      reduce then bcast above (2(n-1) transfers instead of n log2 n: less
  *                      memory traffic when the data is large).
@@ -22,19 +23,23 @@
  *   reduce_scatter(_block) linear up to LINEAR_MAX_RANKS_ALL ranks (each rank reduces its own
  *                      block), reduce then scatterv above.
  *   scan, exscan       chain; gatherv, scatterv linear (the only ones).
- *   chain (bcast, reduce) is never chosen by the rule: n - 1 steps in a row lose to the tree
- *                      from 3 ranks on; it is there to be forced, for the hierarchy's
- *                      benchmark (bench/hier.c) and to run at each level of LOOM_COLL_HIER.
+ *   chain bcast is never chosen by the rule (it is there to be forced, for bench/hier.c).
  * A nonblocking tree collective in thread mode always takes the binomial tree (reduce then
- * bcast for allreduce): split-tree cuts trees. These thresholds are reasoned, not measured;
- * the benchmarks (bench/coll.c) are meant to replace them. */
+ * bcast for allreduce): split-tree cuts trees. The bcast, reduce and allreduce thresholds
+ * come from `python3 bench/run_algos.py` (bench/results/algos.md: 2, 4 and 8 ranks on 2
+ * cores, the last two oversubscribed): 4 ranks, bcast 2 KiB binomial 1.7 us vs linear 3.3,
+ * 32 KiB linear 4.7 vs 6.3; reduce 8 B chain 0.87 vs binomial 1.4, 4 MiB 652 vs 1610 us;
+ * allreduce 8 KiB recursive doubling wins, 32 KiB reduce-bcast 15.8 vs 19.3 us. The others
+ * are reasoned; allgather and alltoall measured linear-best up to 8 ranks, as the rule says. */
 #include <string.h>
 #include "coll/coll.h"
 #include "core/config.h"
 
 #define LINEAR_MAX_RANKS_ROOT 4
 #define LINEAR_MAX_RANKS_ALL 8
-#define ALLREDUCE_RD_MAX (256u * 1024u)
+#define BCAST_TREE_MAX (8u * 1024u)
+#define CHAIN_MAX_RANKS 8
+#define ALLREDUCE_RD_MAX (16u * 1024u)
 #define TREE_BLOCK_MAX (8u * 1024u)
 
 /* Each collective's configuration row and the algorithms its ACCEPTS lists after "auto". */
@@ -91,9 +96,9 @@ static enum loom_coll_alg rule(enum loom_coll_kind kind, int n, size_t bytes, in
     case LOOM_COLL_BARRIER:
         return LOOM_ALG_DISSEMINATION;
     case LOOM_COLL_BCAST:
-        return split || n > LINEAR_MAX_RANKS_ROOT ? LOOM_ALG_BINOMIAL : LOOM_ALG_LINEAR;
+        return split || bytes <= BCAST_TREE_MAX ? LOOM_ALG_BINOMIAL : LOOM_ALG_LINEAR;
     case LOOM_COLL_REDUCE:
-        return LOOM_ALG_BINOMIAL;
+        return split || n > CHAIN_MAX_RANKS ? LOOM_ALG_BINOMIAL : LOOM_ALG_CHAIN;
     case LOOM_COLL_ALLREDUCE:
         return !split && bytes <= ALLREDUCE_RD_MAX ? LOOM_ALG_RECURSIVE_DOUBLING
                                                    : LOOM_ALG_REDUCE_BCAST;
