@@ -9,10 +9,6 @@
 #include "core/error.h"
 #include "core/rank.h"
 
-/* The LOOM_COLL_<NAME>_ALGO rows follow enum loom_coll_kind, one each, in order. */
-_Static_assert(LOOM_CFG_COLL_EXSCAN_ALGO - LOOM_CFG_COLL_BARRIER_ALGO == LOOM_COLL_EXSCAN,
-               "the collectives' ALGO rows of config_table.h follow enum loom_coll_kind");
-
 /* Whether a blocking call of kind on n ranks runs as an shm collective: when its ALGO row says
  * "shm", or says "auto" and the rule below picks it. The rule (measured with bench/coll.c on
  * 2 ranks against MPICH, docs/collectives.md): every size of every collective, on every
@@ -31,7 +27,7 @@ static int use_shm(enum loom_coll_kind kind, int n, const struct loom_coll_args 
 {
     if (!loom__coll_shm_usable((int)kind, n, a))
         return 0;
-    enum loom_config_id cfg = (enum loom_config_id)(LOOM_CFG_COLL_BARRIER_ALGO + (int)kind);
+    enum loom_config_id cfg = loom__coll_algo_cfg(kind);
     if (loom__config_int(cfg) == 0) /* auto */
         return !(loom__job.oversubscribed && rooted(kind));
     return strcmp(loom__config_str(cfg), "shm") == 0;

@@ -79,6 +79,8 @@ int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
 /* The algorithm for a call: LOOM_COLL_<NAME>_ALGO when set, else the rule of select.c.
  * split: 1 when a split tree is in effect for this call (nonblocking, thread mode, S > 0),
  * which asks for the tree algorithm. */
+/* The LOOM_COLL_<NAME>_ALGO row of a collective. */
+enum loom_config_id loom__coll_algo_cfg(enum loom_coll_kind kind);
 enum loom_coll_alg loom__coll_select(enum loom_coll_kind kind, int nranks, size_t bytes,
                                      int commutative, int split);
 const char *loom__coll_alg_name(enum loom_coll_alg alg);

@@ -125,6 +125,11 @@ static enum loom_coll_alg rule(enum loom_coll_kind kind, int n, size_t bytes, in
     }
 }
 
+enum loom_config_id loom__coll_algo_cfg(enum loom_coll_kind kind)
+{
+    return table[kind].cfg;
+}
+
 enum loom_coll_alg loom__coll_select(enum loom_coll_kind kind, int nranks, size_t bytes,
                                      int commutative, int split)
 {
