@@ -41,6 +41,10 @@ int loom__layers_job_init(char *err, size_t errlen)
         return LOOM_ERR_OTHER;
     if (loom__progress_job_init(err, errlen) != 0)
         return LOOM_ERR_OTHER;
+    if (loom__coll_job_init(loom__job.nranks) != 0) {
+        snprintf(err, errlen, "out of memory setting up the collectives");
+        return LOOM_ERR_NOMEM;
+    }
     int rc = loom__comm_job_init(loom__job.nranks);
     if (rc != 0) {
         snprintf(err, errlen, "cannot set up MPI_COMM_WORLD: %s", loom__error_reason(rc));
@@ -54,7 +58,8 @@ void loom__layers_job_fini(void)
     loom__trace_job_fini(); /* stats lines, trace files: before progress threads' memory goes */
     loom__comm_job_fini();
     loom__progress_job_fini();
-    loom__quarantine_drain();
+    loom__quarantine_drain(); /* the last schedules, with their scratch */
+    loom__coll_job_fini();
 }
 
 

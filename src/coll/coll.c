@@ -9,20 +9,19 @@
 #include "core/error.h"
 #include "core/rank.h"
 
-/* Whether a blocking call of kind on n ranks runs as an shm collective: when its ALGO row says
- * "shm", or says "auto" and the rule below picks it. The rule (measured with bench/coll.c on
- * 2 ranks against MPICH, docs/collectives.md): every size of every collective, on every
- * communicator the slot has room for. Depends only on what every member has alike. */
-/* Rooted collectives: with more ranks than cores, a tree schedule lets each rank finish as
- * soon as its part is done, where the shm rendezvous needs every member to get a core; on 4
- * and 8 ranks on 2 cores bcast and reduce measured 2-4x faster as schedules, the symmetric
- * collectives faster as shm (docs/collectives.md). */
 static int rooted(enum loom_coll_kind kind)
 {
     return kind == LOOM_COLL_BCAST || kind == LOOM_COLL_REDUCE || kind == LOOM_COLL_GATHER ||
            kind == LOOM_COLL_GATHERV || kind == LOOM_COLL_SCATTER || kind == LOOM_COLL_SCATTERV;
 }
 
+/* Whether a blocking call of kind on n ranks runs as an shm collective: when its ALGO row says
+ * "shm", or says "auto" and the rule picks it. The rule (bench/coll.c, docs/collectives.md):
+ * every size of every collective on every communicator the slot has room for (on 2 ranks at
+ * or below MPICH everywhere), except the rooted ones when ranks outnumber cores: there a tree
+ * lets each rank finish as soon as its part is done, where the shm rendezvous needs every
+ * member to get a core (4 and 8 ranks on 2 cores: bcast and reduce 2-4x faster as
+ * schedules). Depends only on what every member has alike. */
 static int use_shm(enum loom_coll_kind kind, int n, const struct loom_coll_args *a)
 {
     if (!loom__coll_shm_usable((int)kind, n, a))

@@ -19,7 +19,6 @@
  * may free everything as soon as it sees it complete). The schedule's memory goes to the
  * quarantine when the request is retired or freed, and is released once both tasks are idle
  * (a repeat task's engine touches its struct right after its function returns). */
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include "coll/op.h"
@@ -216,35 +215,35 @@ int loom__sched_run(struct loom_sched *s, int *mpi_err)
 
 /* Started and not yet ended nonblocking schedules of each rank (world rank index): a request
  * freed by MPI_Request_free leaves its schedule running with nobody to wait for it, and
- * MPI_Finalize must not stop the progress threads under it (loom__coll_rank_fini). The table
- * is made by the first start of a job with more ranks than the current one has room for (a
- * lost race frees its copy); older ones stay chained behind it, so all are reachable as long
- * as the process lives. Counts: fetch_add at start (the owner), fetch_sub at the end (any
- * thread), then a notify of the owner's event; acq_rel pairs the end with the drain's load. */
-struct live {
-    struct live *older;
-    int n;
-    _Atomic int count[];     /* schedules started and not ended */
-};
-static _Atomic(struct live *) live_table;
+ * MPI_Finalize must not stop the progress threads under it (loom__coll_rank_fini). The array
+ * is made at job start and freed at job end (no rank runs then). Counts: fetch_add at start
+ * (the owner), fetch_sub at the end (any thread), then a notify of the owner's event; acq_rel
+ * pairs the end with the drain's load. Without a job (unit tests) nothing is counted. */
+static _Atomic int *live;
+static int nlive;
+
+int loom__coll_job_init(int nranks)
+{
+    live = calloc((size_t)nranks, sizeof *live);
+    nlive = live ? nranks : 0;
+    if (!live || loom__coll_scratch_job_init(nranks) != 0) {
+        loom__coll_job_fini();
+        return -1;
+    }
+    return 0;
+}
+
+void loom__coll_job_fini(void)
+{
+    loom__coll_scratch_job_fini();
+    free(live);
+    live = NULL;
+    nlive = 0;
+}
 
 static _Atomic int *live_of(int world_rank)
 {
-    for (;;) {
-        struct live *t = loom__load_acquire(&live_table);
-        if (t && world_rank < t->n)
-            return &t->count[world_rank];
-        int n = loom__job.nranks > world_rank ? loom__job.nranks : world_rank + 1;
-        struct live *fresh = calloc(1, sizeof *fresh + (size_t)n * sizeof fresh->count[0]);
-        if (!fresh)
-            return NULL;
-        fresh->n = n;
-        fresh->older = t;
-        if (!atomic_compare_exchange_strong_explicit(&live_table, &t, fresh,
-                                                     memory_order_acq_rel,
-                                                     memory_order_acquire))
-            free(fresh);
-    }
+    return world_rank >= 0 && world_rank < nlive ? &live[world_rank] : NULL;
 }
 
 static int none_live(void *arg)
@@ -255,9 +254,9 @@ static int none_live(void *arg)
 void loom__coll_rank_fini(void)
 {
     struct loom_rank *me = loom__self;
-    struct live *t = loom__load_acquire(&live_table);
-    if (me && t && me->world_rank < t->n)
-        loom__wait_until(&me->event, none_live, &t->count[me->world_rank]);
+    _Atomic int *mine = me ? live_of(me->world_rank) : NULL;
+    if (mine)
+        loom__wait_until(&me->event, none_live, mine);
     /* every schedule of ours has ended and given its scratch back: empty the cache */
     loom__coll_scratch_rank_fini();
 }
@@ -295,9 +294,9 @@ static void finish(struct loom_sched *s, struct loom_task *running)
     struct loom_rank *owner = s->owner;
     drop(s);
     loom__req_complete(r); /* the last touch: the owner may free s from here on */
-    _Atomic int *live = live_of(owner->world_rank);
-    if (live) {
-        loom__fetch_sub_acq_rel(live, 1);
+    _Atomic int *count = live_of(owner->world_rank);
+    if (count) {
+        loom__fetch_sub_acq_rel(count, 1);
         loom__event_notify(&owner->event); /* a freed request notifies nobody */
     }
 }
@@ -421,9 +420,9 @@ int loom__sched_start(struct loom_sched *s, MPI_Request *out)
     s->leaf.owner = me->world_rank;
     s->leaf.queue = me->home_queue;
     s->leaf.strict = 1;
-    _Atomic int *live = live_of(me->world_rank);
-    if (live)
-        loom__fetch_add_acq_rel(live, 1);
+    _Atomic int *count = live_of(me->world_rank);
+    if (count)
+        loom__fetch_add_acq_rel(count, 1);
     /* split tree, all-to-one: the leaf levels run here, before the schedule is handed over */
     if (s->call_end > 0)
         loom__sched_run_blocking(s, s->call_end);

@@ -136,6 +136,10 @@ int loom__sched_run(struct loom_sched *s, int *mpi_err);
  * the request in *out. The schedule belongs to the request from then on. 0 or a negative
  * loom code (then the schedule has been freed). */
 int loom__sched_start(struct loom_sched *s, MPI_Request *out);
+/* Job start (before any rank runs; 0 or -1 on ENOMEM) and end (after all stopped): the
+ * per-rank counts of live nonblocking collectives and the scratch caches. */
+int loom__coll_job_init(int nranks);
+void loom__coll_job_fini(void);
 /* MPI_Finalize of the calling rank, before its progress threads stop: wait until every
  * nonblocking collective it started has ended (those whose request was freed included). */
 void loom__coll_rank_fini(void);

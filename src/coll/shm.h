@@ -194,6 +194,10 @@ static inline void loom__shm_slice(size_t count, int n, int i, size_t *lo, size_
     *lo = (size_t)i * q + ((size_t)i < r ? (size_t)i : r);
     *hi = *lo + q + ((size_t)i < r ? 1 : 0);
 }
+/* Job start (before any rank runs) and end (after all stopped): the per-rank caches. Without
+ * a job, every buffer is malloc'ed and freed. 0 or -1 (ENOMEM). */
+int loom__coll_scratch_job_init(int nranks);
+void loom__coll_scratch_job_fini(void);
 /* MPI_Finalize of the calling rank, once nothing of it runs any more: empty its cache. */
 void loom__coll_scratch_rank_fini(void);
 #endif

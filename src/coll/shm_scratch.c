@@ -12,12 +12,11 @@
  * it does not keep. The lock's acquire/release orders a buffer's header and contents between
  * the thread that put it and the one that takes it.
  *
- * The per-rank table is made by the first call of a job with more ranks than the current
- * one has room for (a lost race frees its copy); older tables stay chained behind it and
- * reachable until the process ends (a thread may still be reading one). Memory: buffers are
- * freed by loom__coll_scratch_rank_fini (MPI_Finalize, after the rank's nonblocking
- * collectives have ended) or when they do not fit in the cache; the tables live with the
- * process. */
+ * The per-rank caches are one array made at job start (loom__coll_scratch_job_init) and freed
+ * at job end, after every rank and progress thread has stopped; without it (unit tests that
+ * run no job) buffers are simply malloc'ed and freed. Buffers are freed by
+ * loom__coll_scratch_rank_fini (MPI_Finalize, after the rank's nonblocking collectives have
+ * ended) or when they do not fit in the cache. */
 #include <stdlib.h>
 #include "coll/shm.h"
 #include "core/atomic.h"
@@ -49,33 +48,32 @@ static void unlock(struct cache *c)
     loom__store_release(&c->lock, 0); /* pairs with the CAS in lock() */
 }
 
-struct table {
-    struct table *older;
-    int n;
-    struct cache rank[];
-};
-static _Atomic(struct table *) tables;
+/* [ncaches] one per world rank; written at job start and end only (no rank runs then). */
+static struct cache *caches;
+static int ncaches;
+
+int loom__coll_scratch_job_init(int nranks)
+{
+    caches = calloc((size_t)nranks, sizeof *caches);
+    ncaches = caches ? nranks : 0;
+    return caches ? 0 : -1;
+}
+
+void loom__coll_scratch_job_fini(void)
+{
+    for (int r = 0; r < ncaches; r++)
+        for (int i = 0; i < SLOTS; i++)
+            loom__coll_scratch_free(caches[r].buf[i]);
+    free(caches);
+    caches = NULL;
+    ncaches = 0;
+}
 
 static struct cache *cache_of(const struct loom_rank *owner)
 {
-    if (!owner)
-        return NULL;
-    int w = owner->world_rank;
-    for (;;) {
-        /* acquire: pairs with the CAS that published the table, so its slots are seen zero */
-        struct table *t = loom__load_acquire(&tables);
-        if (t && w < t->n)
-            return &t->rank[w];
-        int n = loom__job.nranks > w ? loom__job.nranks : w + 1;
-        struct table *fresh = calloc(1, sizeof *fresh + (size_t)n * sizeof fresh->rank[0]);
-        if (!fresh)
-            return NULL;
-        fresh->n = n;
-        fresh->older = t;
-        if (!atomic_compare_exchange_strong_explicit(&tables, &t, fresh, memory_order_acq_rel,
-                                                     memory_order_acquire))
-            free(fresh);
-    }
+    return owner && owner->world_rank >= 0 && owner->world_rank < ncaches
+               ? &caches[owner->world_rank]
+               : NULL;
 }
 
 static size_t cap_of(void *p)
@@ -145,20 +143,15 @@ void loom__coll_scratch_put(struct loom_rank *owner, void *p)
 
 void loom__coll_scratch_rank_fini(void)
 {
-    struct loom_rank *me = loom__self;
-    if (!me)
+    struct cache *c = cache_of(loom__self);
+    if (!c)
         return;
-    for (struct table *t = loom__load_acquire(&tables); t; t = t->older) {
-        if (me->world_rank >= t->n)
-            continue;
-        struct cache *c = &t->rank[me->world_rank];
-        lock(c);
-        for (int i = 0; i < SLOTS; i++) {
-            loom__coll_scratch_free(c->buf[i]);
-            c->buf[i] = NULL;
-        }
-        unlock(c);
+    lock(c);
+    for (int i = 0; i < SLOTS; i++) {
+        loom__coll_scratch_free(c->buf[i]);
+        c->buf[i] = NULL;
     }
+    unlock(c);
 }
 
 /* Scratch room for count elements of type from the rank's cache: *raw is what to give back
