@@ -287,6 +287,23 @@ def runs_table(info):
     return md
 
 
+def run_variant(prog, lab, n, cmd, env, args, tmp, info):
+    """Runs one labelled variant of a program on n ranks once the machine is quiet, records
+    the run in info['runs'] and its output in OUT/tmp/raw. Returns (data, notes, wall) from
+    its CSV, or None when it failed (logged with the end of its stderr)."""
+    R.wait_quiet(args.wait_idle)
+    tag = f'{prog}.{lab.replace(" ", "_").replace("=", "-")}.n{n}'
+    rc, so, se, wall, others = R.run_one(cmd, env, args.timeout, tmp / 'raw' / f'{tag}.log')
+    info['runs'].append({'program': prog, 'label': lab, 'np': n, 'rc': rc, 'wall': wall,
+                         'others': max(others, 0.0)})
+    if rc != 0:
+        R.log(f'{prog} {lab} N={n} failed (rc {rc}); see {tmp / "raw" / (tag + ".log")}')
+        R.log(se.strip()[-2000:])
+        return None
+    data, _units, notes = R.parse_csv(so)
+    return data, notes, wall
+
+
 def parse_common_args(ap, timeout):
     """Adds the options every collective driver shares (output, loom build, quiet-machine
     wait, timeout, install, plots) to ap, parses the command line and returns the args."""
@@ -362,18 +379,11 @@ def main():
                 cmd += ['--iters-per-us', ipu]
             info['variants'][lab] = '`' + R.fmt_cmd(
                 [f'./{prog}' if str(a) == str(exes[(prog, base)]) else a for a in cmd], env) + '`'
-            R.wait_quiet(args.wait_idle)
-            tag = f'{prog}.{lab.replace(" ", "_").replace("=", "-")}.n{n}'
-            rc, so, se, wall, others = R.run_one(cmd, env, args.timeout,
-                                                 tmp / 'raw' / f'{tag}.log')
-            info['runs'].append({'program': prog, 'label': lab, 'np': n, 'rc': rc,
-                                 'wall': wall, 'others': max(others, 0.0)})
-            if rc != 0:
+            got = run_variant(prog, lab, n, cmd, env, args, tmp, info)
+            if got is None:
                 failed = True
-                R.log(f'{prog} {lab} N={n} failed (rc {rc}); see {tmp / "raw" / (tag + ".log")}')
-                R.log(se.strip()[-2000:])
                 continue
-            data, _units, notes = R.parse_csv(so)
+            data, notes, wall = got
             res[(lab, n)] = data
             first = prog == 'nbc' and not comp
             for note in notes if prog == 'nbc' else []:

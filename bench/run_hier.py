@@ -239,18 +239,11 @@ def main():
             info['variants'][f'{lab}, N={n}'] = '`' + R.fmt_cmd(
                 ['./hier' if str(a) == str(exes[('hier', base)]) else a for a in cmd],
                 env) + '`'
-            R.wait_quiet(args.wait_idle)
-            tag = f'hier.{lab.replace(" ", "_").replace("=", "-")}.n{n}'
-            rc, so, se, wall, others = R.run_one(cmd, env, args.timeout,
-                                                 tmp / 'raw' / f'{tag}.log')
-            info['runs'].append({'program': 'hier', 'label': lab, 'np': n, 'rc': rc,
-                                 'wall': wall, 'others': max(others, 0.0)})
-            if rc != 0:
+            got = RC.run_variant('hier', lab, n, cmd, env, args, tmp, info)
+            if got is None:
                 failed = True
-                R.log(f'hier {lab} N={n} failed (rc {rc}); see {tmp / "raw" / (tag + ".log")}')
-                R.log(se.strip()[-2000:])
                 continue
-            data, _units, nt = R.parse_csv(so)
+            data, nt, wall = got
             res[(lab, n)] = data
             notes[(lab, n)] = nt
             R.log(f'hier {lab} N={n}: {wall:.1f} s')

@@ -323,13 +323,16 @@ const struct loom_htree *loom__hier_tree_for(struct loom_comm *c)
     long long mode = loom__config_int(LOOM_CFG_COLL_HIER);
     if (mode == HIER_OFF || c->sh->size < 3) /* 2 ranks: one level, nothing to go through */
         return NULL;
+    /* auto: only across real NUMA nodes or packages. On a synthetic or XML machine ranks are
+     * placed but not bound, so its levels are no locality boundary: there the hierarchy only
+     * adds rounds (bench/results/hier.md, 8 ranks on 2 cores: 0.2-0.9x the flat time). Checked
+     * before the tree is built, so such jobs never build one. */
+    if (mode == HIER_AUTO && !loom__topo_is_this_system(loom__job.topo))
+        return NULL;
     const struct loom_htree *t = tree_of(c);
     if (!t || t->height < 2)
         return NULL;
-    /* auto: only across real NUMA nodes or packages. On a synthetic or XML machine ranks are
-     * placed but not bound, so its levels are no locality boundary: there the hierarchy only
-     * adds rounds (bench/results/hier.md, 8 ranks on 2 cores: 0.2-0.9x the flat time). */
-    if (mode == HIER_AUTO && (!t->spans_numa || !loom__topo_is_this_system(loom__job.topo)))
+    if (mode == HIER_AUTO && !t->spans_numa)
         return NULL;
     return t;
 }
