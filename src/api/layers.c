@@ -7,7 +7,9 @@
 #include "core/error.h"
 #include "core/progress.h"
 #include "p2p/bsend.h"
+#include "p2p/inbox.h"
 #include "p2p/p2p.h"
+#include "task/task.h"
 #include "core/quarantine.h"
 #include "core/runtime.h"
 #include "core/trace.h"
@@ -29,6 +31,19 @@ static void rank_fini(void)
     loom__comm_rank_fini();
 }
 
+/* The wait hooks (core/event.h): a rank that waits first matches the small messages in its
+ * rings (they may be what it waits for), then runs tasks. */
+static int wait_progress(void)
+{
+    int moved = loom__inbox_poll();
+    return loom__task_keypoint() | moved;
+}
+
+static int wait_has_work(void)
+{
+    return loom__inbox_pending() ? LOOM_WORK_RUNNABLE : loom__task_work_visible();
+}
+
 int loom__layers_job_init(char *err, size_t errlen)
 {
     loom__p2p_eager_max = (size_t)loom__config_int(LOOM_CFG_EAGER_MAX);
@@ -41,6 +56,15 @@ int loom__layers_job_init(char *err, size_t errlen)
         return LOOM_ERR_OTHER;
     if (loom__progress_job_init(err, errlen) != 0)
         return LOOM_ERR_OTHER;
+    loom__p2p_cells = (int)loom__config_int(LOOM_CFG_CELLS);
+    if (loom__p2p_cells) {
+        if (loom__inbox_job_init(loom__job.nranks) != 0) {
+            snprintf(err, errlen, "out of memory setting up the rings of cells");
+            return LOOM_ERR_NOMEM;
+        }
+        loom__wait_progress = wait_progress;
+        loom__wait_has_work = wait_has_work;
+    }
     if (loom__coll_job_init(loom__job.nranks) != 0) {
         snprintf(err, errlen, "out of memory setting up the collectives");
         return LOOM_ERR_NOMEM;
@@ -60,6 +84,7 @@ void loom__layers_job_fini(void)
     loom__progress_job_fini();
     loom__quarantine_drain(); /* the last schedules, with their scratch */
     loom__coll_job_fini();
+    loom__inbox_job_fini(); /* after the communicators: freeing them drains rings */
 }
 
 

@@ -98,7 +98,8 @@ int MPIX_Stream_progress(MPIX_Stream stream)
 {
     LOOM_API_ENTER("MPIX_Stream_progress");
     (void)stream;
-    loom__task_keypoint();
+    if (loom__wait_progress)
+        loom__wait_progress(); /* cells in the rank's rings, then tasks */
     return MPI_SUCCESS;
 }
 

@@ -17,6 +17,13 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
         loom__p2p_status_out(status, &st);
         return MPI_SUCCESS;
     }
+    MPI_Status st;
+    if (source != MPI_ANY_SOURCE && loom__p2p_recv_cell(c->sh->pt2pt, c->sh->world_of, c->rank,
+                                                        buf, (size_t)count, datatype, source,
+                                                        tag, &st)) {
+        loom__p2p_status_out(status, &st);
+        return MPI_SUCCESS;
+    }
     struct loom_request r;
     loom__req_init_stack(&r, LOOM_REQ_RECV);
     loom__p2p_fill(&r, c, comm, buf, count, datatype, source, tag);

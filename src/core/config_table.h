@@ -49,6 +49,10 @@
     X(EAGER_MAX, SIZE, "16K", "0-1G", NULL,                                                    \
       "largest unmatched message copied into an eager cell; larger ones wait for their "       \
       "receive and move in one copy")                                                          \
+    X(CELLS, BOOL, "1", "", NULL,                                                              \
+      "messages of at most 40 bytes sent by MPI_Send, MPI_Isend or MPI_Rsend to a rank with "  \
+      "no posted receive go through a ring of 64-byte cells per pair of ranks and are matched " \
+      "by their receiver (0: every message is matched by its sender)")                                                     \
     X(WARN_UNFINALIZED, BOOL, "1", "", NULL,                                                   \
       "warn when a rank's main returns without MPI_Finalize")                                  \
     X(PROGRESS, ENUM, "collaborative", "inline|collaborative|thread", NULL,                    \

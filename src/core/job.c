@@ -6,7 +6,7 @@
 #include "core/rank.h"
 
 struct loom_job loom__job;
-_Thread_local struct loom_rank *loom__self;
+LOOM_TLS_FAST struct loom_rank *loom__self;
 
 _Noreturn void loom__job_abort(int code)
 {

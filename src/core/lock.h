@@ -27,6 +27,13 @@ static inline void loom__lock(struct loom_lock *l)
     }
 }
 
+/* Take l only if nobody holds it: 1 if taken. */
+static inline int loom__trylock(struct loom_lock *l)
+{
+    return !loom__load_relaxed(&l->held) &&
+           !atomic_exchange_explicit(&l->held, 1, memory_order_acquire);
+}
+
 static inline void loom__unlock(struct loom_lock *l)
 {
     loom__store_release(&l->held, 0);

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "core/event.h"
+#include "core/tls.h"
 #include "task/task.h"
 
 struct loom_topo;
@@ -66,7 +67,7 @@ enum { LOOM_PROGRESS_INLINE = 0, LOOM_PROGRESS_COLLABORATIVE, LOOM_PROGRESS_THRE
 extern struct loom_job loom__job;
 /* The rank the calling thread belongs to; NULL outside rank threads. Progress threads of a
  * later issue act for a rank by setting it. */
-extern _Thread_local struct loom_rank *loom__self;
+extern LOOM_TLS_FAST struct loom_rank *loom__self;
 
 /* The calling rank's world rank, or -1 outside a rank thread (for messages). */
 int loom__self_rank(void);

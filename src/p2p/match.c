@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/rank.h"
 #include "dt/dt.h"
+#include "p2p/inbox.h"
 #include "p2p/p2p.h"
 #include "core/stats.h"
 
@@ -36,7 +37,11 @@ void loom__p2p_ctx_free(struct loom_p2p_ctx *ctx)
 {
     if (!ctx)
         return;
-    /* Eager cells nobody received die with the communicator. */
+    /* Cells in the members' rings may point at our queues: move them all into their queues
+     * first (every member has freed the communicator, so no new ones can come for it). */
+    for (int i = 0; loom__p2p_cells && i < ctx->size; i++)
+        loom__inbox_drain(ctx->match[i].rank->world_rank, -1, NULL);
+    /* Eager messages nobody received die with the communicator. */
     for (int i = 0; i < ctx->size; i++) {
         struct loom_envelope *e = ctx->match[i].unexpected, *next;
         for (; e; e = next) {
@@ -47,6 +52,12 @@ void loom__p2p_ctx_free(struct loom_p2p_ctx *ctx)
     }
     free(ctx->match);
     free(ctx);
+}
+
+/* Add d to a queue length (lock held: a plain read-modify-write; relaxed, see p2p.h). */
+static inline void count_add(_Atomic int *n, int d)
+{
+    loom__store_relaxed(n, loom__load_relaxed(n) + d);
 }
 
 static inline int matches(int want_source, int want_tag, int source, int tag)
@@ -65,6 +76,7 @@ static struct loom_request *take_posted(struct loom_match *m, int source, int ta
             if (m->posted_tail == &r->next)
                 m->posted_tail = pp;
             r->next = NULL;
+            count_add(&m->nposted, -1);
             return r;
         }
     }
@@ -83,6 +95,7 @@ static struct loom_envelope *find_unexpected(struct loom_match *m, int source, i
                 if (m->unexpected_tail == &e->next)
                     m->unexpected_tail = pp;
                 e->next = NULL;
+                count_add(&m->nqueued, -1);
             }
             return e;
         }
@@ -95,24 +108,87 @@ static void append_unexpected(struct loom_match *m, struct loom_envelope *e)
     e->next = NULL;
     *m->unexpected_tail = e;
     m->unexpected_tail = &e->next;
+    count_add(&m->nqueued, 1);
+    /* under the lock: no lost update; relaxed: readers only compare it with an older value */
+    loom__store_relaxed(&m->arrivals, loom__load_relaxed(&m->arrivals) + 1);
 }
 
-/* Deliver an eager cell into a receive and complete it. */
-static void deliver_eager(struct loom_request *rr, struct loom_envelope *e)
+/* Deliver `bytes` of packed data from (source, tag) into a receive and complete it. */
+static void deliver_packed(struct loom_request *rr, int source, int tag, const void *data,
+                           size_t bytes)
 {
     size_t cap = loom__dt_stream_size(rr->type, rr->count);
-    size_t n = e->bytes < cap ? e->bytes : cap;
+    size_t n = bytes < cap ? bytes : cap;
     if (n)
-        loom__dt_unpack(rr->buf, rr->type, rr->count, LOOM_ENVELOPE_DATA(e), 0, n);
-    rr->error = e->bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    rr->status.MPI_SOURCE = e->source;
-    rr->status.MPI_TAG = e->tag;
+        loom__dt_unpack(rr->buf, rr->type, rr->count, data, 0, n);
+    rr->error = bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    rr->status.MPI_SOURCE = source;
+    rr->status.MPI_TAG = tag;
     rr->status.MPI_ERROR = rr->error;
     rr->status.loom_bytes = (MPI_Count)n;
     rr->status.loom_cancelled = 0;
-    free(e);
     LOOM_STATS_RECEIVED(rr->owner, n); /* LOOM_STATS: before completion frees rr */
     loom__req_complete(rr);
+}
+
+/* Deliver an eager envelope into a receive, complete it, free the envelope. */
+static void deliver_eager(struct loom_request *rr, struct loom_envelope *e)
+{
+    deliver_packed(rr, e->source, e->tag, LOOM_ENVELOPE_DATA(e), e->bytes);
+    free(e);
+}
+
+/* An eager envelope holding a copy of `bytes` of packed data, or NULL. */
+static struct loom_envelope *envelope_new(int source, int tag, size_t bytes)
+{
+    struct loom_envelope *e = malloc(sizeof *e + bytes + 16);
+    if (e) {
+        e->source = source;
+        e->tag = tag;
+        e->bytes = bytes;
+        e->sreq = NULL;
+    }
+    return e;
+}
+
+static inline int wants(struct loom_request *want, struct loom_match *m, int source, int tag)
+{
+    return want && &want->ctx->match[want->me] == m && matches(want->peer, want->tag, source, tag);
+}
+
+int loom__p2p_match_cell(const struct loom_cell *c, struct loom_request *want)
+{
+    struct loom_match *m = c->to;
+    struct loom_envelope *e = NULL;
+    loom__lock(&m->lock);
+    for (;;) {
+        struct loom_request *rr = take_posted(m, c->source, c->tag);
+        /* `want` is not posted yet: it may take the cell only if no older message it matches
+         * waits in the queue (from this sender, all are older than the cell) */
+        int claim = !rr && wants(want, m, c->source, c->tag) &&
+                    !find_unexpected(m, want->peer, want->tag, 0);
+        if (rr || claim) {
+            loom__unlock(&m->lock);
+            free(e); /* made on a previous pass, before a receive was posted */
+            deliver_packed(rr ? rr : want, c->source, c->tag, c->data, c->bytes);
+            return claim;
+        }
+        if (e)
+            break;
+        /* unexpected: copy it out of the ring, outside the lock, then look again */
+        loom__unlock(&m->lock);
+        e = envelope_new(c->source, c->tag, c->bytes);
+        if (!e)
+            return -1;
+        if (c->bytes)
+            memcpy(LOOM_ENVELOPE_DATA(e), c->data, c->bytes);
+        loom__lock(&m->lock);
+    }
+    append_unexpected(m, e);
+    loom__unlock(&m->lock);
+    if (m->rank != loom__self)
+        loom__event_notify(&m->rank->event); /* a probe may be waiting */
+    return 0;
 }
 
 int loom__p2p_start_send(struct loom_request *s)
@@ -124,6 +200,8 @@ int loom__p2p_start_send(struct loom_request *s)
     s->env.tag = s->tag;
     s->env.bytes = bytes;
     s->env.sreq = s;
+    if (loom__p2p_cells) /* nothing of ours may overtake our cells (inbox.h) */
+        loom__inbox_flush_pair(s->owner->world_rank, m->rank->world_rank);
 
     loom__lock(&m->lock);
     struct loom_request *rr = take_posted(m, s->me, s->tag);
@@ -143,13 +221,9 @@ int loom__p2p_start_send(struct loom_request *s)
 
     /* Eager: fill a cell outside the lock, then queue it, unless a receive was posted in
      * the meantime (then it takes the data from the cell). */
-    struct loom_envelope *e = malloc(sizeof *e + bytes + 16);
+    struct loom_envelope *e = envelope_new(s->me, s->tag, bytes);
     if (!e)
         return LOOM_ERR_NOMEM;
-    e->source = s->me;
-    e->tag = s->tag;
-    e->bytes = bytes;
-    e->sreq = NULL;
     if (bytes)
         loom__dt_pack(LOOM_ENVELOPE_DATA(e), s->buf, s->type, s->count, 0, bytes);
     loom__lock(&m->lock);
@@ -165,6 +239,65 @@ int loom__p2p_start_send(struct loom_request *s)
     return 0;
 }
 
+int loom__p2p_send_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, const void *buf,
+                        size_t count, struct loom_datatype *type, int dest, int tag)
+{
+    if (!loom__p2p_cells)
+        return 0;
+    size_t bytes = loom__dt_stream_size(type, count);
+    if (bytes > LOOM_CELL_DATA)
+        return 0;
+    /* A receiver with a posted receive gets the message from its sender, straight into the
+     * receive buffer, completing the receive at once (p2p.h): cells are for receivers that
+     * have not posted one (a blocking receive spinning on its ring, or a message that comes
+     * first). The count is read without the lock (a receive posted meanwhile is concurrent
+     * with this send and matches the cell when the receiver drains it); the line is written
+     * only when the receiver posts or matches, so it mostly stays in our cache. */
+    struct loom_match *to = &ctx->match[dest];
+    if (loom__load_relaxed(&to->nposted) != 0)
+        return 0;
+    return loom__inbox_send(world_of[me], world_of[dest], to, me, tag, buf, count, type,
+                            bytes) == 0;
+}
+
+int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int source, int tag,
+                           void *buf, size_t count, struct loom_datatype *type, MPI_Status *st)
+{
+    if (c->to != m || !matches(source, tag, c->source, c->tag) ||
+        c->bytes > loom__dt_stream_size(type, count))
+        return 0;
+    /* Older posted receives and queued messages come first. Queued messages from our source
+     * were counted before the cell was published (acquired by the caller), so empty queues
+     * need no lock; a receive another thread posts meanwhile is concurrent with ours. Once
+     * checked, the cell stays ours: its sender cannot queue anything newer before the ring's
+     * consumer lock is free. */
+    if (loom__load_relaxed(&m->nposted) != 0 || loom__load_relaxed(&m->nqueued) != 0) {
+        loom__lock(&m->lock);
+        int first = m->posted == NULL && !find_unexpected(m, source, tag, 0);
+        loom__unlock(&m->lock);
+        if (!first)
+            return 0;
+    }
+    loom__inbox_unpack(buf, type, count, c->data, c->bytes);
+    st->MPI_SOURCE = c->source;
+    st->MPI_TAG = c->tag;
+    st->MPI_ERROR = MPI_SUCCESS;
+    st->loom_bytes = (MPI_Count)c->bytes;
+    st->loom_cancelled = 0;
+    LOOM_STATS_RECEIVED(m->rank, c->bytes); /* LOOM_STATS */
+    return 1;
+}
+
+int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, void *buf,
+                        size_t count, struct loom_datatype *type, int source, int tag,
+                        MPI_Status *st)
+{
+    if (!loom__p2p_cells)
+        return 0;
+    return loom__inbox_recv(world_of[source], world_of[me], &ctx->match[me], source, tag, buf,
+                            count, type, st);
+}
+
 void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e)
 {
     if (e->sreq == NULL)
@@ -173,27 +306,47 @@ void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e)
         loom__p2p_transfer(e->sreq, r);
 }
 
+/* The world rank a receive from `source` (or MPI_ANY_SOURCE: -1) drains cells from. */
+static inline int cell_source(struct loom_p2p_ctx *ctx, int source)
+{
+    return source == MPI_ANY_SOURCE ? -1 : ctx->match[source].rank->world_rank;
+}
+
 int loom__p2p_start_recv(struct loom_request *r)
 {
     struct loom_match *m = &r->ctx->match[r->me];
-    loom__lock(&m->lock);
-    struct loom_envelope *e = find_unexpected(m, r->peer, r->tag, 1);
-    if (!e) {
-        r->next = NULL;
-        *m->posted_tail = r;
-        m->posted_tail = &r->next;
+    int dest = m->rank->world_rank, from = cell_source(r->ctx, r->peer);
+    /* Messages in the queue are older than cells from the same sender: look there first,
+     * then in the rings, then post. */
+    for (int pass = 0;; pass++) {
+        loom__lock(&m->lock);
+        struct loom_envelope *e = find_unexpected(m, r->peer, r->tag, 1);
+        if (e) {
+            loom__unlock(&m->lock);
+            loom__p2p_recv_envelope(r, e);
+            return 0;
+        }
+        if (pass > 0 || !loom__p2p_cells || !loom__inbox_has_cells(dest, from)) {
+            /* a cell that comes later is matched against this posted receive */
+            r->next = NULL;
+            *m->posted_tail = r;
+            m->posted_tail = &r->next;
+            count_add(&m->nposted, 1);
+            loom__unlock(&m->lock);
+            return 0;
+        }
         loom__unlock(&m->lock);
-        return 0;
+        if (loom__inbox_drain(dest, from, r))
+            return 0;
     }
-    loom__unlock(&m->lock);
-    loom__p2p_recv_envelope(r, e);
-    return 0;
 }
 
 int loom__p2p_probe(struct loom_p2p_ctx *ctx, int me, int source, int tag, MPI_Status *st,
                     int take, struct loom_envelope **taken)
 {
     struct loom_match *m = &ctx->match[me];
+    if (loom__p2p_cells) /* cells become queued messages: the probe sees them there */
+        loom__inbox_drain(m->rank->world_rank, cell_source(ctx, source), NULL);
     loom__lock(&m->lock);
     struct loom_envelope *e = find_unexpected(m, source, tag, take);
     if (e && st != MPI_STATUS_IGNORE) {
@@ -220,6 +373,7 @@ int loom__p2p_cancel_recv(struct loom_request *r)
             *pp = r->next;
             if (m->posted_tail == &r->next)
                 m->posted_tail = pp;
+            count_add(&m->nposted, -1);
             found = 1;
             break;
         }

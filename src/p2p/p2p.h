@@ -34,6 +34,12 @@ struct loom_match {
     struct loom_envelope *unexpected;   /* unmatched sends, in the order they arrived */
     struct loom_envelope **unexpected_tail;
     struct loom_rank *rank;             /* the receiving rank (read-only) */
+    _Atomic unsigned arrivals;          /* bumped (under lock) by each append to `unexpected`:
+                                           a receiver spinning on a ring reads it without the
+                                           lock to see that a message came another way */
+    _Atomic int nposted, nqueued;       /* lengths of the two queues, written under lock; read
+                                           without it by a receive taking a cell, which needs
+                                           the lock only when either is nonzero */
 } __attribute__((aligned(64)));
 
 /* Matching state for all members of a communicator on one context. */
@@ -58,6 +64,13 @@ extern int loom__p2p_copy_tasks;
  * The request may be complete on return. 0 or a negative loom code (LOOM_ERR_NOMEM). */
 int loom__p2p_start_send(struct loom_request *r);
 int loom__p2p_start_recv(struct loom_request *r);
+/* A standard-mode send of a small message (at most LOOM_CELL_DATA bytes) from rank `me` of
+ * ctx (world_of: the communicator's world ranks): put it in the receiver's ring of cells
+ * (inbox.h). 1 if sent (it is complete), 0 if it must take the path of loom__p2p_start_send
+ * (too large, cells off, no memory). */
+struct loom_datatype;
+int loom__p2p_send_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, const void *buf,
+                        size_t count, struct loom_datatype *type, int dest, int tag);
 /* Receive the message of an envelope already taken from its queue (matched probe). */
 void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e);
 
@@ -66,6 +79,27 @@ void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e);
  * into *taken (a matched probe). 0 if none. */
 int loom__p2p_probe(struct loom_p2p_ctx *ctx, int me, int source, int tag, MPI_Status *st,
                     int take, struct loom_envelope **taken);
+/* Match a cell drained from a ring (its ring's consumer lock held; inbox.h) as its sender
+ * would have: to the first posted receive it matches, else to `want` (a receive being started,
+ * not yet posted; NULL for none) if no older queued message matches that one, else into the
+ * unexpected queue as an eager message. 1 if it completed `want`, 0 if it was taken otherwise,
+ * -1 if there was no memory to queue it (it stays in the ring). */
+struct loom_cell;
+int loom__p2p_match_cell(const struct loom_cell *c, struct loom_request *want);
+
+/* A blocking receive from `source` (not a wildcard) of rank `m` that found cell c at the head
+ * of the ring from that source (consumer lock held): if the cell is the message it must
+ * receive (matches, fits, and no posted receive or queued message comes first), unpack it into
+ * buf, fill *st and return 1; else 0 (the caller takes the general path). */
+int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int source, int tag,
+                           void *buf, size_t count, struct loom_datatype *type, MPI_Status *st);
+/* A blocking receive's fast path: receive from `source` straight out of the ring of cells
+ * from it, spinning a little for the cell to come. 1 if received (status in *st), 0 if the
+ * caller must start and wait for a request. */
+int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, void *buf,
+                        size_t count, struct loom_datatype *type, int source, int tag,
+                        MPI_Status *st);
+
 /* Cancel a posted receive still unmatched: 1 if cancelled (then complete), 0 if too late. */
 int loom__p2p_cancel_recv(struct loom_request *r);
 

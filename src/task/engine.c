@@ -7,7 +7,7 @@
 #include "topo/topo.h"
 
 struct loom_task_engine loom__task_engine;
-_Thread_local struct loom_task_worker *loom__task_self;
+LOOM_TLS_FAST struct loom_task_worker *loom__task_self;
 
 /* Depth of the lowest common ancestor of queues a and b. */
 static int lca_depth(const struct loom_task_queue *q, int a, int b)

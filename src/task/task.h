@@ -28,6 +28,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include "core/event.h"
+#include "core/tls.h"
 
 struct loom_topo;
 struct loom_cpuset;
@@ -77,7 +78,7 @@ struct loom_task_worker {
 };
 
 /* The engine's worker for the calling thread, or NULL. */
-extern _Thread_local struct loom_task_worker *loom__task_self;
+extern LOOM_TLS_FAST struct loom_task_worker *loom__task_self;
 
 /* Build the queues for topology t with room for max_workers workers (ranks + progress
  * threads), and record each id's home NUMA node as it registers. 0 or -1 (ENOMEM). Called

@@ -1,0 +1,336 @@
+/* p2p/inbox.c — the rings of cells behind small messages (protocol and locking in inbox.h). */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/atomic.h"
+#include "core/error.h"
+#include "core/event.h"
+#include "core/rank.h"
+#include "core/stats.h"
+#include "dt/dt.h"
+#include "p2p/inbox.h"
+#include "p2p/p2p.h"
+#include "task/task.h"
+
+int loom__p2p_cells = 1;
+
+#define RING_MASK (LOOM_RING_CELLS - 1u)
+
+struct loom_ring {
+    struct {
+        struct loom_lock lock;
+        _Atomic uint32_t head;      /* next position to fill; written under lock, read by
+                                       flushes without it */
+        _Atomic uint32_t tail_seen; /* a lower bound of cons.tail (any thread may refresh it
+                                       with a value it read from there) */
+    } __attribute__((aligned(64))) prod;
+    struct {
+        struct loom_lock lock;
+        _Atomic uint32_t tail; /* next position to drain; release after the cell was read */
+    } __attribute__((aligned(64))) cons;
+    struct loom_cell cells[LOOM_RING_CELLS];
+};
+
+/* One receiving rank's rings. `from` and `active` only ever gain entries: a ring is made by its
+ * sender and installed by CAS into from[sender]; the winner then appends it to active (slot by
+ * fetch_add on nactive, pointer by release store), which drainers walk without a lock,
+ * skipping a slot whose pointer is not stored yet. */
+struct loom_inbox {
+    struct loom_ring *_Atomic *from;   /* [nranks], by sender's world rank */
+    struct loom_ring *_Atomic *active; /* [nranks], in the order the rings were made */
+    _Atomic int nactive;
+} __attribute__((aligned(64)));
+
+static struct loom_inbox *inboxes; /* [nranks]; the pointer is read-only while ranks run */
+static int inbox_ranks;
+
+int loom__inbox_job_init(int nranks)
+{
+    inboxes = aligned_alloc(64, sizeof *inboxes * (size_t)nranks);
+    if (!inboxes)
+        return LOOM_ERR_NOMEM;
+    inbox_ranks = nranks;
+    for (int i = 0; i < nranks; i++) {
+        struct loom_inbox *b = &inboxes[i];
+        b->from = calloc((size_t)nranks, sizeof *b->from);
+        b->active = calloc((size_t)nranks, sizeof *b->active);
+        atomic_init(&b->nactive, 0);
+        if (!b->from || !b->active) {
+            inbox_ranks = i + 1;
+            loom__inbox_job_fini();
+            return LOOM_ERR_NOMEM;
+        }
+    }
+    return 0;
+}
+
+void loom__inbox_job_fini(void)
+{
+    for (int i = 0; inboxes && i < inbox_ranks; i++) {
+        struct loom_inbox *b = &inboxes[i];
+        for (int k = 0; b->from && k < inbox_ranks; k++)
+            free(loom__load_relaxed(&b->from[k]));
+        free(b->from);
+        free(b->active);
+    }
+    free(inboxes);
+    inboxes = NULL;
+    inbox_ranks = 0;
+}
+
+static struct loom_ring *ring_of(int from, int dest)
+{
+    /* acquire: pairs with the release of the CAS that installed it (its fields initialised) */
+    return loom__load_acquire(&inboxes[dest].from[from]);
+}
+
+static struct loom_ring *ring_make(int from, int dest)
+{
+    struct loom_ring *g = aligned_alloc(64, sizeof *g);
+    if (!g)
+        return NULL;
+    memset(g, 0, sizeof *g);
+    atomic_init(&g->prod.head, 0);
+    atomic_init(&g->prod.tail_seen, 0);
+    atomic_init(&g->cons.tail, 0);
+    for (unsigned i = 0; i < LOOM_RING_CELLS; i++)
+        atomic_init(&g->cells[i].seq, 0);
+    struct loom_inbox *b = &inboxes[dest];
+    struct loom_ring *expected = NULL;
+    if (!loom__cas_acq_rel(&b->from[from], &expected, g)) {
+        free(g); /* another thread of the sender made it first */
+        return expected;
+    }
+    int slot = loom__fetch_add_acq_rel(&b->nactive, 1);
+    loom__store_release(&b->active[slot], g); /* pairs with the drainers' acquire */
+    return g;
+}
+
+/* 1 if the cell at the ring's tail is full. Any thread; a hint unless cons.lock is held. */
+static inline int ring_ready(struct loom_ring *g)
+{
+    uint32_t t = loom__load_relaxed(&g->cons.tail);
+    /* acquire: pairs with the producer's release of seq (the cell's contents) */
+    return loom__load_acquire(&g->cells[t & RING_MASK].seq) == t + 1;
+}
+
+/* Take the ring's full cells in order and match them (cons.lock held). Stops after the cell
+ * that completed `want` (returns 1), or when a cell could not be matched for lack of memory
+ * (it stays; a later drain retries). */
+static int drain_locked(struct loom_ring *g, struct loom_request *want)
+{
+    uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
+    for (;;) {
+        struct loom_cell *c = &g->cells[t & RING_MASK];
+        if (loom__load_acquire(&c->seq) != t + 1) /* pairs with the producer's release */
+            return 0;
+        int rc = loom__p2p_match_cell(c, want);
+        if (rc < 0)
+            return 0;
+        t++;
+        /* release: the cell has been read; its producer may fill it again */
+        loom__store_release(&g->cons.tail, t);
+        if (rc > 0)
+            return 1;
+    }
+}
+
+/* Copy n <= LOOM_CELL_DATA bytes with fixed-size moves the compiler inlines. */
+static inline void copy_small(unsigned char *d, const unsigned char *s, size_t n)
+{
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8)
+            memcpy(d + i, s + i, 8);
+        if (i < n)
+            memcpy(d + n - 8, s + n - 8, 8); /* the last word, overlapping */
+    } else if (n >= 4) {
+        memcpy(d, s, 4);
+        memcpy(d + n - 4, s + n - 4, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    }
+}
+
+void loom__inbox_pack(void *cell, const void *buf, struct loom_datatype *type, size_t count,
+                      size_t bytes)
+{
+    if (type->contig)
+        copy_small(cell, (const unsigned char *)buf + type->true_lb, bytes);
+    else if (bytes)
+        loom__dt_pack(cell, buf, type, count, 0, bytes);
+}
+
+void loom__inbox_unpack(void *buf, struct loom_datatype *type, size_t count, const void *cell,
+                        size_t bytes)
+{
+    if (type->contig)
+        copy_small((unsigned char *)buf + type->true_lb, cell, bytes);
+    else if (bytes)
+        loom__dt_unpack(buf, type, count, cell, 0, bytes);
+}
+
+int loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag,
+                     const void *buf, size_t count, struct loom_datatype *type, size_t bytes)
+{
+    struct loom_ring *g = ring_of(from, dest);
+    if (!g && !(g = ring_make(from, dest)))
+        return LOOM_ERR_NOMEM;
+    loom__lock(&g->prod.lock);
+    uint32_t h = loom__load_relaxed(&g->prod.head);
+    if (h - loom__load_relaxed(&g->prod.tail_seen) >= LOOM_RING_CELLS) {
+        /* acquire: pairs with the drainer's release of tail (the cell was read) */
+        uint32_t t = loom__load_acquire(&g->cons.tail);
+        if (h - t >= LOOM_RING_CELLS) {
+            /* full: the receiver is not draining; move its cells to its queues ourselves */
+            loom__lock(&g->cons.lock);
+            drain_locked(g, NULL);
+            loom__unlock(&g->cons.lock);
+            t = loom__load_acquire(&g->cons.tail);
+            while (h - t >= LOOM_RING_CELLS) { /* no memory for the cells: wait for some */
+                loom__event_notify(&loom__job.ranks[dest].event);
+                sched_yield();
+                loom__lock(&g->cons.lock);
+                drain_locked(g, NULL);
+                loom__unlock(&g->cons.lock);
+                t = loom__load_acquire(&g->cons.tail);
+            }
+        }
+        loom__store_relaxed(&g->prod.tail_seen, t);
+    }
+    struct loom_cell *c = &g->cells[h & RING_MASK];
+    c->bytes = (uint32_t)bytes;
+    c->source = source;
+    c->tag = tag;
+    c->to = to;
+    loom__inbox_pack(c->data, buf, type, count, bytes);
+    loom__store_release(&c->seq, h + 1); /* publishes the cell: pairs with ring_ready/drain */
+    loom__store_relaxed(&g->prod.head, h + 1);
+    /* Ask for the next cell's line now, for writing: its receiver read it long ago, so taking
+     * it costs nobody, and the next send does not wait for it. */
+    __builtin_prefetch(&g->cells[(h + 1) & RING_MASK], 1);
+    loom__unlock(&g->prod.lock);
+    LOOM_STATS_SENT(&loom__job.ranks[from], bytes); /* LOOM_STATS */
+    loom__event_notify(&loom__job.ranks[dest].event); /* it may sleep in a wait, or probe */
+    return 0;
+}
+
+void loom__inbox_flush_pair(int from, int dest)
+{
+    struct loom_ring *g = ring_of(from, dest);
+    if (!g)
+        return;
+    uint32_t h = loom__load_relaxed(&g->prod.head);
+    if (h == loom__load_relaxed(&g->prod.tail_seen))
+        return; /* every cell ever filled has been drained */
+    /* acquire: pairs with the drainer's release of tail (its matching is visible) */
+    uint32_t t = loom__load_acquire(&g->cons.tail);
+    if (t != h) {
+        loom__lock(&g->cons.lock);
+        drain_locked(g, NULL);
+        t = loom__load_relaxed(&g->cons.tail);
+        loom__unlock(&g->cons.lock);
+    }
+    loom__store_relaxed(&g->prod.tail_seen, t); /* a value read from tail: a lower bound */
+}
+
+/* Polls of the fast receive between two runs of the task keypoint (a waiting rank still runs
+ * other ranks' tasks). */
+#define RECV_KEYPOINT_EVERY 16
+
+int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
+                     size_t count, struct loom_datatype *type, struct MPI_Status *st)
+{
+    struct loom_ring *g = ring_of(from, dest);
+    if (!g)
+        return 0;
+    unsigned arrivals = loom__load_relaxed(&m->arrivals);
+    for (unsigned i = 0; !ring_ready(g); i++) {
+        /* the message may come another way (larger, synchronous): the general path sees it */
+        if (i >= loom__wait_spin || loom__load_relaxed(&m->arrivals) != arrivals)
+            return 0;
+        if (i % RECV_KEYPOINT_EVERY == RECV_KEYPOINT_EVERY - 1)
+            loom__task_keypoint();
+        loom__cpu_relax();
+    }
+    loom__lock(&g->cons.lock);
+    uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
+    struct loom_cell *c = &g->cells[t & RING_MASK];
+    int got = loom__load_acquire(&c->seq) == t + 1 && /* pairs with the producer's release */
+              loom__p2p_cell_receive(c, m, source, tag, buf, count, type, st);
+    if (got)
+        loom__store_release(&g->cons.tail, t + 1); /* the cell was read: it may be refilled */
+    loom__unlock(&g->cons.lock);
+    return got;
+}
+
+int loom__inbox_has_cells(int dest, int from)
+{
+    if (from >= 0) {
+        struct loom_ring *g = ring_of(from, dest);
+        return g && ring_ready(g);
+    }
+    struct loom_inbox *b = &inboxes[dest];
+    int n = loom__load_acquire(&b->nactive);
+    for (int i = 0; i < n; i++) {
+        struct loom_ring *g = loom__load_acquire(&b->active[i]); /* pairs with ring_make */
+        if (g && ring_ready(g))
+            return 1;
+    }
+    return 0;
+}
+
+/* Drain one ring if it has cells; with `wait`, even if another thread is draining it (so that
+ * a receive about to be posted sees what that thread has moved). */
+static int drain_ring(struct loom_ring *g, struct loom_request *want, int wait)
+{
+    if (!ring_ready(g))
+        return 0;
+    if (wait)
+        loom__lock(&g->cons.lock);
+    else if (!loom__trylock(&g->cons.lock))
+        return 0; /* another thread is moving these cells */
+    int got = drain_locked(g, want);
+    loom__unlock(&g->cons.lock);
+    return got;
+}
+
+int loom__inbox_drain(int dest, int from, struct loom_request *want)
+{
+    if (from >= 0) {
+        struct loom_ring *g = ring_of(from, dest);
+        return g && drain_ring(g, want, 1);
+    }
+    struct loom_inbox *b = &inboxes[dest];
+    int n = loom__load_acquire(&b->nactive);
+    for (int i = 0; i < n; i++) {
+        struct loom_ring *g = loom__load_acquire(&b->active[i]); /* pairs with ring_make */
+        if (g && drain_ring(g, want, 1))
+            return 1;
+    }
+    return 0;
+}
+
+int loom__inbox_poll(void)
+{
+    struct loom_rank *me = loom__self;
+    if (!me || !inboxes)
+        return 0;
+    struct loom_inbox *b = &inboxes[me->world_rank];
+    int n = loom__load_acquire(&b->nactive), moved = 0;
+    for (int i = 0; i < n; i++) {
+        struct loom_ring *g = loom__load_acquire(&b->active[i]); /* pairs with ring_make */
+        if (g && ring_ready(g)) {
+            drain_ring(g, NULL, 0);
+            moved = 1;
+        }
+    }
+    return moved;
+}
+
+int loom__inbox_pending(void)
+{
+    struct loom_rank *me = loom__self;
+    return me && inboxes && loom__inbox_has_cells(me->world_rank, -1);
+}

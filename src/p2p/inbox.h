@@ -1,0 +1,99 @@
+/* p2p/inbox.h — small messages matched by their receiver: a ring of cells per (sender,
+ * receiver) pair of ranks.
+ *
+ * Why: a send matched by its sender (p2p.h) reads the receiver's queue and request and writes
+ * its status and flag, lines the receiver keeps touching; a ping-pong of 8 bytes then moves
+ * four or five cache lines one after the other each way. A message of at most LOOM_CELL_DATA
+ * bytes sent by MPI_Send / MPI_Isend / MPI_Rsend instead goes, envelope and data, into one
+ * 64-byte cell of a ring that only its sender writes; the receiver finds it when it starts a
+ * receive, probes, or polls in a wait, and matches it itself. One line moves per message.
+ *
+ * Order (non-overtaking): a ring keeps its sender's order. Every other way a message goes
+ * from S to R (larger, synchronous, buffered, collective traffic) first drains the ring S->R
+ * into R's queues (loom__inbox_flush_pair), so nothing overtakes a cell. Draining takes cells
+ * in ring order and matches each under its queue's lock exactly as its sender would have
+ * (posted receives first, else the unexpected queue), so once drained a cell is an ordinary
+ * unexpected eager message. Anything in R's unexpected queue from S is therefore older than
+ * every cell still in the ring S->R.
+ *
+ * Who may touch what:
+ *  - a ring's producer half (head, tail_seen, the cells' contents) is written by threads of
+ *    the sender under prod.lock;
+ *  - its consumer half (tail) by whichever thread drains it, under cons.lock: the receiver's
+ *    threads, a sender that must flush the ring or finds it full, a communicator's last free;
+ *  - a cell is published by a release store of seq = its position + 1 and read after an
+ *    acquire load of seq; it is written again only once tail (release by the drainer, after
+ *    it has read the cell) has passed it;
+ *  - lock order: prod.lock, then cons.lock, then a queue's match lock.
+ * Rings are made on a pair's first small message and live until the job ends. */
+#ifndef LOOM_P2P_INBOX_H
+#define LOOM_P2P_INBOX_H
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "core/lock.h"
+
+struct loom_match;
+struct loom_request;
+struct loom_datatype;
+
+/* The payload of one cell, and the cells of one ring (a power of two). */
+#define LOOM_CELL_DATA 40
+#define LOOM_RING_CELLS 16
+
+struct loom_cell {
+    _Atomic uint32_t seq;     /* position + 1 once full (release by the producer) */
+    uint32_t bytes;           /* size of the message */
+    int source;               /* the sender's rank in the communicator */
+    int tag;
+    struct loom_match *to;    /* the receiver's queue on the message's context */
+    unsigned char data[LOOM_CELL_DATA];
+} __attribute__((aligned(64)));
+
+/* Copy a message of at most LOOM_CELL_DATA bytes between a cell and a user buffer: inline
+ * word copies for contiguous types (a libc call would cost as much as the rest of the send),
+ * the datatype engine otherwise. */
+void loom__inbox_pack(void *cell, const void *buf, struct loom_datatype *type, size_t count,
+                      size_t bytes);
+void loom__inbox_unpack(void *buf, struct loom_datatype *type, size_t count, const void *cell,
+                        size_t bytes);
+
+/* Nonzero if small messages use cells (LOOM_CELLS), set once at start. */
+extern int loom__p2p_cells;
+
+/* Tables of rings for `nranks` ranks; 0 or LOOM_ERR_NOMEM. Before any rank runs. */
+int loom__inbox_job_init(int nranks);
+/* Free every ring (messages never received die with them). After every rank has ended. */
+void loom__inbox_job_fini(void);
+
+/* Put a message of `bytes` (<= LOOM_CELL_DATA) into the ring from world rank `from` to world
+ * rank `dest`, whose queue on the context is `to`; `source` and `tag` are its envelope. The
+ * send is complete on return. 0, or LOOM_ERR_NOMEM if the pair's ring could not be made (then
+ * nothing was sent). */
+int loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag,
+                     const void *buf, size_t count, struct loom_datatype *type, size_t bytes);
+
+/* Before a message from `from` to `dest` takes another way: drain the cells still in their
+ * ring into dest's queues. Cheap when the ring is empty. */
+void loom__inbox_flush_pair(int from, int dest);
+
+/* The blocking receive's fast path (loom__p2p_recv_cell): wait a little for the cell at the
+ * head of the ring from `from` to `dest` and receive it through loom__p2p_cell_receive. 1 if
+ * received, 0 if not (no ring, no cell within the spin budget, another message came first). */
+struct MPI_Status;
+int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
+                     size_t count, struct loom_datatype *type, struct MPI_Status *st);
+
+/* 1 if a cell waits in rank `dest`'s rings (from world rank `from`, or from any if from < 0). */
+int loom__inbox_has_cells(int dest, int from);
+
+/* Drain rank `dest`'s rings (from `from`, or all if from < 0), offering each cell that no
+ * posted receive takes to `want` (a receive being started and not yet posted, or NULL):
+ * returns 1 once a cell has completed `want` (draining stops there), else 0. */
+int loom__inbox_drain(int dest, int from, struct loom_request *want);
+
+/* For the wait hooks: drain the calling rank's rings (1 if a cell moved); 1 if a cell waits
+ * in them. */
+int loom__inbox_poll(void);
+int loom__inbox_pending(void);
+#endif
