@@ -36,8 +36,11 @@ struct loom_rank {
     _Atomic int state;             /* enum loom_rank_state; written by the rank, release */
     int exit_code;                 /* written by the rank before state = DONE */
     int thread_level;              /* MPI_Init_thread's provided level; own thread */
-    struct loom_event event;       /* the rank's doorbell: notified whenever something a wait
-                                      of this rank may be waiting for has happened */
+    struct loom_event event        /* the rank's doorbell: notified whenever something a wait
+                                      of this rank may be waiting for has happened; on a line
+                                      of its own, since every sender reads it and the rank
+                                      writes its other fields (its worker) as it waits */
+        __attribute__((aligned(64)));
     /* Per-rank state of the upper layers, set at MPI_Init by those layers; own thread. */
     struct loom_comm *world;       /* this rank's MPI_COMM_WORLD */
     struct loom_comm *self;        /* this rank's MPI_COMM_SELF */
@@ -45,7 +48,7 @@ struct loom_rank {
     struct loom_task_worker worker; /* the rank thread as a task worker (own thread) */
     int home_queue;                /* its home queue: where tasks working for it go */
     struct loom_progress *progress; /* its progress threads (core/progress.c), or NULL */
-};
+} __attribute__((aligned(64))); /* no line shared by two ranks */
 
 struct loom_job {
     int nranks;                    /* read-only while ranks run */

@@ -112,7 +112,10 @@ static int setup(int argc, char **argv)
         return -1;
     }
     struct loom_cpuset **sets = calloc((size_t)j->nranks, sizeof *sets);
-    j->ranks = calloc((size_t)j->nranks, sizeof *j->ranks);
+    /* aligned as struct loom_rank asks (calloc gives 16 bytes) */
+    j->ranks = aligned_alloc(_Alignof(struct loom_rank), sizeof *j->ranks * (size_t)j->nranks);
+    if (j->ranks)
+        memset(j->ranks, 0, sizeof *j->ranks * (size_t)j->nranks);
     if (!sets || !j->ranks) {
         free(sets);
         loom__log("out of memory starting %d ranks", j->nranks);

@@ -236,8 +236,12 @@ void loom__inbox_flush_pair(int from, int dest)
 }
 
 /* Polls of the fast receive between two runs of the task keypoint (a waiting rank still runs
- * other ranks' tasks). */
+ * other ranks' tasks), and between two pauses: a PAUSE costs about 25 ns on current x86
+ * cores, so one after every poll would add half of that to each message's latency on
+ * average; one every 8 polls still leaves most of the core to a hyperthread sibling
+ * (measured: bench/results/pingpong.md, docs/benchmarks.md). */
 #define RECV_KEYPOINT_EVERY 16
+#define RECV_PAUSE_EVERY 8
 
 int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
                      size_t count, struct loom_datatype *type, struct MPI_Status *st)
@@ -252,7 +256,8 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
             return 0;
         if (i % RECV_KEYPOINT_EVERY == RECV_KEYPOINT_EVERY - 1)
             loom__task_keypoint();
-        loom__cpu_relax();
+        if (i % RECV_PAUSE_EVERY == RECV_PAUSE_EVERY - 1)
+            loom__cpu_relax();
     }
     loom__lock(&g->cons.lock);
     uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
@@ -312,10 +317,22 @@ int loom__inbox_drain(int dest, int from, struct loom_request *want)
     return 0;
 }
 
+/* The rank whose rings the calling thread polls in its waits: its own rank, unless it is a
+ * progress thread. A progress thread would take the cells a blocking receive of its rank is
+ * spinning for (they would reach it through the queue, later); a receive they may complete is
+ * normally posted, and posted receives get their messages from their senders (p2p.h). */
+static struct loom_rank *poller(void)
+{
+    struct loom_task_worker *w = loom__task_self;
+    if (!inboxes || (w && !w->first))
+        return NULL;
+    return loom__self;
+}
+
 int loom__inbox_poll(void)
 {
-    struct loom_rank *me = loom__self;
-    if (!me || !inboxes)
+    struct loom_rank *me = poller();
+    if (!me)
         return 0;
     struct loom_inbox *b = &inboxes[me->world_rank];
     int n = loom__load_acquire(&b->nactive), moved = 0;
@@ -331,6 +348,6 @@ int loom__inbox_poll(void)
 
 int loom__inbox_pending(void)
 {
-    struct loom_rank *me = loom__self;
-    return me && inboxes && loom__inbox_has_cells(me->world_rank, -1);
+    struct loom_rank *me = poller();
+    return me && loom__inbox_has_cells(me->world_rank, -1);
 }
