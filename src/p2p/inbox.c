@@ -21,8 +21,10 @@ struct loom_ring {
         struct loom_lock lock;
         _Atomic uint32_t head;      /* next position to fill; written under lock, read by
                                        flushes without it */
-        _Atomic uint32_t tail_seen; /* a lower bound of cons.tail (any thread may refresh it
-                                       with a value it read from there) */
+        _Atomic uint32_t tail_seen; /* a lower bound of cons.tail: any thread may refresh it
+                                       (release) with a value it read (acquire) from there,
+                                       so a producer that reads it (acquire) may refill the
+                                       cells below it: their reads happen before */
     } __attribute__((aligned(64))) prod;
     struct {
         struct loom_lock lock;
@@ -179,7 +181,7 @@ int loom__inbox_send(int from, int dest, struct loom_match *to, int source, int 
         return LOOM_ERR_NOMEM;
     loom__lock(&g->prod.lock);
     uint32_t h = loom__load_relaxed(&g->prod.head);
-    if (h - loom__load_relaxed(&g->prod.tail_seen) >= LOOM_RING_CELLS) {
+    if (h - loom__load_acquire(&g->prod.tail_seen) >= LOOM_RING_CELLS) {
         /* acquire: pairs with the drainer's release of tail (the cell was read) */
         uint32_t t = loom__load_acquire(&g->cons.tail);
         if (h - t >= LOOM_RING_CELLS) {
@@ -197,7 +199,7 @@ int loom__inbox_send(int from, int dest, struct loom_match *to, int source, int 
                 t = loom__load_acquire(&g->cons.tail);
             }
         }
-        loom__store_relaxed(&g->prod.tail_seen, t);
+        loom__store_release(&g->prod.tail_seen, t); /* pairs with the acquire above */
     }
     struct loom_cell *c = &g->cells[h & RING_MASK];
     c->bytes = (uint32_t)bytes;
@@ -222,7 +224,7 @@ void loom__inbox_flush_pair(int from, int dest)
     if (!g)
         return;
     uint32_t h = loom__load_relaxed(&g->prod.head);
-    if (h == loom__load_relaxed(&g->prod.tail_seen))
+    if (h == loom__load_acquire(&g->prod.tail_seen)) /* pairs with its release stores */
         return; /* every cell ever filled has been drained */
     /* acquire: pairs with the drainer's release of tail (its matching is visible) */
     uint32_t t = loom__load_acquire(&g->cons.tail);
@@ -232,7 +234,7 @@ void loom__inbox_flush_pair(int from, int dest)
         t = loom__load_relaxed(&g->cons.tail);
         loom__unlock(&g->cons.lock);
     }
-    loom__store_relaxed(&g->prod.tail_seen, t); /* a value read from tail: a lower bound */
+    loom__store_release(&g->prod.tail_seen, t); /* read (acquire) from tail: a lower bound */
 }
 
 /* Polls of the fast receive between two runs of the task keypoint (a waiting rank still runs
