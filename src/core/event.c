@@ -80,13 +80,18 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
         loom__fetch_add_seq_cst(&ev->sleepers, 1);
         loom__fetch_add_seq_cst(&loom__event_sleepers_total, 1);
         atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence in notify */
-        int work = loom__wait_has_work ? loom__wait_has_work() : LOOM_WORK_NONE;
-        if (!cond(arg) && work == LOOM_WORK_NONE)
+        /* A condition that holds here ends the wait: cond may consume what it found (a
+         * matched probe takes its message), so it must not be asked again. */
+        int met = cond(arg);
+        int work = met || !loom__wait_has_work ? LOOM_WORK_NONE : loom__wait_has_work();
+        if (!met && work == LOOM_WORK_NONE)
             futex_wait(&ev->seq, seen);
-        else if (work == LOOM_WORK_ELSEWHERE)
+        else if (!met && work == LOOM_WORK_ELSEWHERE)
             sched_yield();
         loom__fetch_sub_seq_cst(&loom__event_sleepers_total, 1);
         loom__fetch_sub_seq_cst(&ev->sleepers, 1);
+        if (met)
+            break;
         spins = loom__wait_spin / 2; /* woken: poll a little before sleeping again */
     }
     if (loom__wait_tend)

@@ -47,8 +47,9 @@ extern loom_wait_tend_fn loom__wait_tend;
 /* Threads asleep (or about to be) in loom__wait_until, over all events. */
 extern _Atomic int loom__event_sleepers_total;
 
-/* Wait until cond(arg) returns nonzero. cond must be cheap and side-effect free; it is called
- * from the calling thread only. The caller's rank event is ev; whoever makes cond true must
+/* Wait until cond(arg) returns nonzero. cond must be cheap; it is called from the calling
+ * thread only, and never again once it has returned nonzero (so it may take what it found:
+ * a matched probe unlinks its message). The caller's rank event is ev; whoever makes cond true must
  * notify ev. Returns when cond holds. */
 void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg);
 

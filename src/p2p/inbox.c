@@ -111,7 +111,8 @@ static struct loom_ring *ring_make(int from, int dest)
 /* 1 if the cell at the ring's tail is full. Any thread; a hint unless cons.lock is held. */
 static inline int ring_ready(struct loom_ring *g)
 {
-    uint32_t t = loom__load_relaxed(&g->cons.tail);
+    /* acquire: pairs with the drainer's release of tail (what it matched is visible) */
+    uint32_t t = loom__load_acquire(&g->cons.tail);
     /* acquire: pairs with the producer's release of seq (the cell's contents) */
     return loom__load_acquire(&g->cells[t & RING_MASK].seq) == t + 1;
 }

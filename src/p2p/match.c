@@ -41,9 +41,14 @@ void loom__p2p_ctx_free(struct loom_p2p_ctx *ctx)
      * first (every member has freed the communicator, so no new ones can come for it). */
     for (int i = 0; loom__p2p_cells && i < ctx->size; i++)
         loom__inbox_drain(ctx->match[i].rank->world_rank, -1, NULL);
-    /* Eager messages nobody received die with the communicator. */
+    /* Eager messages nobody received die with the communicator. The lock orders this after
+     * the appends of whoever drained the cells (no other thread touches the queue now). */
     for (int i = 0; i < ctx->size; i++) {
-        struct loom_envelope *e = ctx->match[i].unexpected, *next;
+        struct loom_match *m = &ctx->match[i];
+        loom__lock(&m->lock);
+        struct loom_envelope *e = m->unexpected, *next;
+        m->unexpected = NULL;
+        loom__unlock(&m->lock);
         for (; e; e = next) {
             next = e->next;
             if (e->sreq == NULL)
