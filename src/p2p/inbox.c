@@ -249,8 +249,10 @@ void loom__inbox_flush_pair(int from, int dest)
 int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
                      size_t count, struct loom_datatype *type, struct MPI_Status *st)
 {
+    /* Made here if the pair has none yet: otherwise a receive that comes first would post a
+     * request, its sender would deliver to that, and the pair would never use cells. */
     struct loom_ring *g = ring_of(from, dest);
-    if (!g)
+    if (!g && !(g = ring_make(from, dest)))
         return 0;
     unsigned arrivals = loom__load_relaxed(&m->arrivals);
     for (unsigned i = 0; !ring_ready(g); i++) {

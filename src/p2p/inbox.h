@@ -25,7 +25,8 @@
  *    acquire load of seq; it is written again only once tail (release by the drainer, after
  *    it has read the cell) has passed it;
  *  - lock order: prod.lock, then cons.lock, then a queue's match lock.
- * Rings are made on a pair's first small message and live until the job ends. */
+ * Rings are made on a pair's first small message, or by the receiver's first blocking receive
+ * from that sender, and live until the job ends. */
 #ifndef LOOM_P2P_INBOX_H
 #define LOOM_P2P_INBOX_H
 #include <stdatomic.h>
