@@ -297,7 +297,10 @@ int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, v
                         size_t count, struct loom_datatype *type, int source, int tag,
                         MPI_Status *st)
 {
-    if (!loom__p2p_cells)
+    /* Only a receive whose buffer holds at most a cell's worth: a larger message to a
+     * receiver that has not posted would become an eager copy (two copies and a malloc)
+     * instead of the one copy its sender makes into a posted receive. */
+    if (!loom__p2p_cells || loom__dt_stream_size(type, count) > LOOM_CELL_DATA)
         return 0;
     return loom__inbox_recv(world_of[source], world_of[me], &ctx->match[me], source, tag, buf,
                             count, type, st);

@@ -93,8 +93,8 @@ int loom__p2p_match_cell(const struct loom_cell *c, struct loom_request *want);
  * buf, fill *st and return 1; else 0 (the caller takes the general path). */
 int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int source, int tag,
                            void *buf, size_t count, struct loom_datatype *type, MPI_Status *st);
-/* A blocking receive's fast path: receive from `source` straight out of the ring of cells
- * from it, spinning a little for the cell to come. 1 if received (status in *st), 0 if the
+/* A blocking receive's fast path, for a buffer of at most LOOM_CELL_DATA bytes: receive
+ * from `source` straight out of the ring of cells from it, spinning a little for the cell. 1 if received (status in *st), 0 if the
  * caller must start and wait for a request. */
 int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, void *buf,
                         size_t count, struct loom_datatype *type, int source, int tag,
