@@ -66,13 +66,18 @@ int loom__p2p_request_error(const char *fn, struct loom_request *r)
                            (long long)r->status.loom_bytes);
 }
 
-struct loom_request *loom__p2p_done_request(MPI_Comm comm, int source)
+void loom__p2p_mark_done(struct loom_request *r, MPI_Comm comm, int source)
 {
-    struct loom_request *r = loom__req_new(LOOM_REQ_DONE);
-    if (!r)
-        return NULL;
+    r->kind = LOOM_REQ_DONE;
     r->comm = comm;
     loom__p2p_status_empty(&r->status, source);
     atomic_store_explicit(&r->flags, LOOM_REQ_COMPLETE, memory_order_relaxed);
+}
+
+struct loom_request *loom__p2p_done_request(MPI_Comm comm, int source)
+{
+    struct loom_request *r = loom__req_new(LOOM_REQ_DONE);
+    if (r)
+        loom__p2p_mark_done(r, comm, source);
     return r;
 }

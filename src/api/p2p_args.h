@@ -25,6 +25,9 @@ static inline void loom__p2p_status_out(MPI_Status *out, const MPI_Status *st)
 }
 /* Report a request's error (truncation) through its communicator; MPI_SUCCESS if none. */
 int loom__p2p_request_error(const char *fn, struct loom_request *r);
+/* Make an unpublished request one that is complete at birth (kind DONE, empty status from
+ * `source`): for sends done on the spot (a small message put in a cell). */
+void loom__p2p_mark_done(struct loom_request *r, MPI_Comm comm, int source);
 /* A heap request complete at birth (sends to MPI_PROC_NULL, buffered sends). */
 struct loom_request *loom__p2p_done_request(MPI_Comm comm, int source);
 /* Start a buffered send (api/p2p_bsend.c): MPI_SUCCESS or the reported class. */

@@ -44,11 +44,7 @@ static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Data
         return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
     if (dest != MPI_PROC_NULL && mode != LOOM_SEND_SYNC &&
         loom__p2p_send_cell(c->sh->pt2pt, c->sh->world_of, c->rank, buf, (size_t)count, type, dest, tag)) {
-        /* sent and complete: the request only has to say so */
-        r->kind = LOOM_REQ_DONE;
-        r->comm = comm;
-        loom__p2p_status_empty(&r->status, MPI_ANY_SOURCE);
-        atomic_store_explicit(&r->flags, LOOM_REQ_COMPLETE, memory_order_relaxed);
+        loom__p2p_mark_done(r, comm, MPI_ANY_SOURCE); /* sent: it only has to say so */
     } else if (dest != MPI_PROC_NULL) {
         loom__p2p_fill(r, c, comm, (void *)buf, count, type, dest, tag);
         r->mode = (uint8_t)mode;

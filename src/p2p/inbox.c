@@ -185,20 +185,17 @@ int loom__inbox_send(int from, int dest, struct loom_match *to, int source, int 
     if (h - loom__load_acquire(&g->prod.tail_seen) >= LOOM_RING_CELLS) {
         /* acquire: pairs with the drainer's release of tail (the cell was read) */
         uint32_t t = loom__load_acquire(&g->cons.tail);
-        if (h - t >= LOOM_RING_CELLS) {
-            /* full: the receiver is not draining; move its cells to its queues ourselves */
-            loom__lock(&g->cons.lock);
-            drain_locked(g, NULL);
-            loom__unlock(&g->cons.lock);
-            t = loom__load_acquire(&g->cons.tail);
-            while (h - t >= LOOM_RING_CELLS) { /* no memory for the cells: wait for some */
+        /* Full: the receiver is not draining; move its cells to its queues ourselves. Only
+         * a lack of memory for them leaves the ring full: then wake it and wait for some. */
+        for (int tries = 0; h - t >= LOOM_RING_CELLS; tries++) {
+            if (tries > 0) {
                 loom__event_notify(&loom__job.ranks[dest].event);
                 sched_yield();
-                loom__lock(&g->cons.lock);
-                drain_locked(g, NULL);
-                loom__unlock(&g->cons.lock);
-                t = loom__load_acquire(&g->cons.tail);
             }
+            loom__lock(&g->cons.lock);
+            drain_locked(g, NULL);
+            t = loom__load_relaxed(&g->cons.tail); /* ours while we hold the lock */
+            loom__unlock(&g->cons.lock);
         }
         loom__store_release(&g->prod.tail_seen, t); /* pairs with the acquire above */
     }
@@ -254,10 +251,11 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
     struct loom_ring *g = ring_of(from, dest);
     if (!g && !(g = ring_make(from, dest)))
         return 0;
-    unsigned arrivals = loom__load_relaxed(&m->arrivals);
+    int queued = loom__load_relaxed(&m->nqueued);
     for (unsigned i = 0; !ring_ready(g); i++) {
-        /* the message may come another way (larger, synchronous): the general path sees it */
-        if (i >= loom__wait_spin || loom__load_relaxed(&m->arrivals) != arrivals)
+        /* The message may come another way (larger, synchronous): the general path sees it.
+         * (One queued while another thread takes one goes unseen until the spin ends.) */
+        if (i >= loom__wait_spin || loom__load_relaxed(&m->nqueued) != queued)
             return 0;
         if (i % RECV_KEYPOINT_EVERY == RECV_KEYPOINT_EVERY - 1)
             loom__task_keypoint();
@@ -306,20 +304,33 @@ static int drain_ring(struct loom_ring *g, struct loom_request *want, int wait)
     return got;
 }
 
-int loom__inbox_drain(int dest, int from, struct loom_request *want)
+/* Drain rank dest's rings (from world rank `from`, or all if from < 0) as drain_ring does,
+ * until `want` is claimed (returns 1). *busy (if not NULL) is set when some ring had cells. */
+static int drain_rings(int dest, int from, struct loom_request *want, int wait, int *busy)
 {
     if (from >= 0) {
         struct loom_ring *g = ring_of(from, dest);
-        return g && drain_ring(g, want, 1);
+        if (busy && g && ring_ready(g))
+            *busy = 1;
+        return g && drain_ring(g, want, wait);
     }
     struct loom_inbox *b = &inboxes[dest];
     int n = loom__load_acquire(&b->nactive);
     for (int i = 0; i < n; i++) {
         struct loom_ring *g = loom__load_acquire(&b->active[i]); /* pairs with ring_make */
-        if (g && drain_ring(g, want, 1))
+        if (!g || !ring_ready(g))
+            continue;
+        if (busy)
+            *busy = 1;
+        if (drain_ring(g, want, wait))
             return 1;
     }
     return 0;
+}
+
+int loom__inbox_drain(int dest, int from, struct loom_request *want)
+{
+    return drain_rings(dest, from, want, 1, NULL);
 }
 
 /* The rank whose rings the calling thread polls in its waits: its own rank, unless it is a
@@ -337,18 +348,10 @@ static struct loom_rank *poller(void)
 int loom__inbox_poll(void)
 {
     struct loom_rank *me = poller();
-    if (!me)
-        return 0;
-    struct loom_inbox *b = &inboxes[me->world_rank];
-    int n = loom__load_acquire(&b->nactive), moved = 0;
-    for (int i = 0; i < n; i++) {
-        struct loom_ring *g = loom__load_acquire(&b->active[i]); /* pairs with ring_make */
-        if (g && ring_ready(g)) {
-            drain_ring(g, NULL, 0);
-            moved = 1;
-        }
-    }
-    return moved;
+    int busy = 0;
+    if (me)
+        drain_rings(me->world_rank, -1, NULL, 0, &busy);
+    return busy;
 }
 
 int loom__inbox_pending(void)

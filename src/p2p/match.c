@@ -114,8 +114,6 @@ static void append_unexpected(struct loom_match *m, struct loom_envelope *e)
     *m->unexpected_tail = e;
     m->unexpected_tail = &e->next;
     count_add(&m->nqueued, 1);
-    /* under the lock: no lost update; relaxed: readers only compare it with an older value */
-    loom__store_relaxed(&m->arrivals, loom__load_relaxed(&m->arrivals) + 1);
 }
 
 /* Deliver `bytes` of packed data from (source, tag) into a receive and complete it. */
@@ -127,11 +125,7 @@ static void deliver_packed(struct loom_request *rr, int source, int tag, const v
     if (n)
         loom__dt_unpack(rr->buf, rr->type, rr->count, data, 0, n);
     rr->error = bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    rr->status.MPI_SOURCE = source;
-    rr->status.MPI_TAG = tag;
-    rr->status.MPI_ERROR = rr->error;
-    rr->status.loom_bytes = (MPI_Count)n;
-    rr->status.loom_cancelled = 0;
+    loom__p2p_status_set(&rr->status, source, tag, rr->error, n);
     LOOM_STATS_RECEIVED(rr->owner, n); /* LOOM_STATS: before completion frees rr */
     loom__req_complete(rr);
 }
@@ -284,11 +278,7 @@ int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int 
             return 0;
     }
     loom__inbox_unpack(buf, type, count, c->data, c->bytes);
-    st->MPI_SOURCE = c->source;
-    st->MPI_TAG = c->tag;
-    st->MPI_ERROR = MPI_SUCCESS;
-    st->loom_bytes = (MPI_Count)c->bytes;
-    st->loom_cancelled = 0;
+    loom__p2p_status_set(st, c->source, c->tag, MPI_SUCCESS, c->bytes);
     LOOM_STATS_RECEIVED(m->rank, c->bytes); /* LOOM_STATS */
     return 1;
 }
@@ -357,13 +347,8 @@ int loom__p2p_probe(struct loom_p2p_ctx *ctx, int me, int source, int tag, MPI_S
         loom__inbox_drain(m->rank->world_rank, cell_source(ctx, source), NULL);
     loom__lock(&m->lock);
     struct loom_envelope *e = find_unexpected(m, source, tag, take);
-    if (e && st != MPI_STATUS_IGNORE) {
-        st->MPI_SOURCE = e->source;
-        st->MPI_TAG = e->tag;
-        st->MPI_ERROR = MPI_SUCCESS;
-        st->loom_bytes = (MPI_Count)e->bytes;
-        st->loom_cancelled = 0;
-    }
+    if (e && st != MPI_STATUS_IGNORE)
+        loom__p2p_status_set(st, e->source, e->tag, MPI_SUCCESS, e->bytes);
     loom__unlock(&m->lock);
     if (e && take)
         *taken = e;
@@ -396,11 +381,16 @@ int loom__p2p_cancel_recv(struct loom_request *r)
     return 1;
 }
 
-void loom__p2p_status_empty(MPI_Status *st, int source)
+void loom__p2p_status_set(MPI_Status *st, int source, int tag, int error, size_t bytes)
 {
     st->MPI_SOURCE = source;
-    st->MPI_TAG = MPI_ANY_TAG;
-    st->MPI_ERROR = MPI_SUCCESS;
-    st->loom_bytes = 0;
+    st->MPI_TAG = tag;
+    st->MPI_ERROR = error;
+    st->loom_bytes = (MPI_Count)bytes;
     st->loom_cancelled = 0;
+}
+
+void loom__p2p_status_empty(MPI_Status *st, int source)
+{
+    loom__p2p_status_set(st, source, MPI_ANY_TAG, MPI_SUCCESS, 0);
 }

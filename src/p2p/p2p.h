@@ -34,12 +34,12 @@ struct loom_match {
     struct loom_envelope *unexpected;   /* unmatched sends, in the order they arrived */
     struct loom_envelope **unexpected_tail;
     struct loom_rank *rank;             /* the receiving rank (read-only) */
-    _Atomic unsigned arrivals;          /* bumped (under lock) by each append to `unexpected`:
-                                           a receiver spinning on a ring reads it without the
-                                           lock to see that a message came another way */
     _Atomic int nposted, nqueued;       /* lengths of the two queues, written under lock; read
-                                           without it by a receive taking a cell, which needs
-                                           the lock only when either is nonzero */
+                                           without it by a receive taking a cell (it needs the
+                                           lock only when either is nonzero), by a receive
+                                           spinning on a ring (a change of nqueued: a message
+                                           came another way) and by senders (nposted: use a
+                                           cell only when no receive is posted) */
 } __attribute__((aligned(64)));
 
 /* Matching state for all members of a communicator on one context. */
@@ -108,6 +108,8 @@ int loom__p2p_cancel_recv(struct loom_request *r);
  * message moves (the task engine will cut it into chunks run by other threads). */
 void loom__p2p_transfer(struct loom_request *sreq, struct loom_request *rreq);
 
+/* Fill a status: its envelope, error class and byte count (not cancelled). */
+void loom__p2p_status_set(MPI_Status *st, int source, int tag, int error, size_t bytes);
 /* Fill a status for a receive from PROC_NULL / an empty request. */
 void loom__p2p_status_empty(MPI_Status *st, int source);
 #endif

@@ -95,6 +95,13 @@ static size_t ord_len(int i)
     return l[(i * 7 + i / 12) % 12];
 }
 
+/* Mark all 8 ints of a receive buffer as not written (-1). */
+static void unset8(int *r8)
+{
+    for (int k = 0; k < 8; k++)
+        r8[k] = -1;
+}
+
 static int ord_tag(int i)
 {
     return (i * 5 + i / 3) % 3;
@@ -662,8 +669,7 @@ static void sec_types(const struct env *e, int mode)
 
     int r8[8];
     /* vector -> 3 contiguous ints */
-    for (int k = 0; k < 8; k++)
-        r8[k] = -1;
+    unset8(r8);
     RECV(r8, 3, MPI_INT, base + 0);
     for (int k = 0; k < 3; k++)
         CHECK_INT(r8[k], peer * 100 + 2 * k);
@@ -675,8 +681,7 @@ static void sec_types(const struct env *e, int mode)
     OK(MPI_Get_elements(&st, vec, &n));
     CHECK_INT(n, 3);
     /* vector -> indexed {4, 0, 2}: element k of the message lands at disp[k] */
-    for (int k = 0; k < 8; k++)
-        r8[k] = -1;
+    unset8(r8);
     RECV(r8, 1, idx, base + 1);
     CHECK_INT(r8[4], peer * 100 + 0);
     CHECK_INT(r8[0], peer * 100 + 2);
@@ -689,8 +694,7 @@ static void sec_types(const struct env *e, int mode)
     OK(MPI_Get_elements(&st, MPI_INT, &n));
     CHECK_INT(n, 3);
     /* 2 ints into a vector of 3: a partial element */
-    for (int k = 0; k < 8; k++)
-        r8[k] = -1;
+    unset8(r8);
     RECV(r8, 1, vec, base + 2);
     CHECK_INT(r8[0], peer * 100 + 1);
     CHECK_INT(r8[2], peer * 100 + 2);
@@ -738,8 +742,7 @@ static void sec_types(const struct env *e, int mode)
     OK(MPI_Get_elements(&st, sty, &n));
     CHECK_INT(n, 4);
     /* a type whose data starts 8 bytes in, into one whose data starts 4 bytes in */
-    for (int k = 0; k < 8; k++)
-        r8[k] = -1;
+    unset8(r8);
     RECV(r8, 1, hidx4, base + 6);
     CHECK_INT(r8[0], -1);
     for (int k = 0; k < 3; k++)
@@ -748,8 +751,7 @@ static void sec_types(const struct env *e, int mode)
     OK(MPI_Get_count(&st, hidx4, &n));
     CHECK_INT(n, 1);
     /* ints 8 bytes apart into contiguous ints */
-    for (int k = 0; k < 8; k++)
-        r8[k] = -1;
+    unset8(r8);
     RECV(r8, 8, MPI_INT, base + 7);
     for (int k = 0; k < 4; k++)
         CHECK_INT(r8[k], peer * 100 + 2 * k);
