@@ -2,9 +2,9 @@
 #include "api/p2p_args.h"
 #include "dt/dt.h"
 
-int loom__p2p_check(const char *fn, MPI_Comm comm, const void *buf, int count,
-                    MPI_Datatype type, int peer, int tag, enum loom_p2p_dir dir,
-                    struct loom_comm **out)
+int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, int count,
+                        MPI_Datatype type, int peer, int tag, enum loom_p2p_dir dir,
+                        struct loom_comm **out)
 {
     struct loom_comm *c = loom__comm_resolve(comm);
     if (__builtin_expect(c == NULL, 0))

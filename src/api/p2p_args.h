@@ -4,6 +4,7 @@
 #include "api/api.h"
 #include "comm/comm.h"
 #include "p2p/p2p.h"
+#include "dt/dt.h"
 
 enum loom_p2p_dir { LOOM_P2P_SEND, LOOM_P2P_RECV };
 
@@ -11,9 +12,35 @@ enum loom_p2p_dir { LOOM_P2P_SEND, LOOM_P2P_RECV };
  * buffer, rank, tag) and resolve the communicator into *out. MPI_SUCCESS or the error class
  * already reported through the communicator's handler. A receive from MPI_PROC_NULL accepts
  * count 0 with MPI_DATATYPE_NULL, as MPICH does. */
-int loom__p2p_check(const char *fn, MPI_Comm comm, const void *buf, int count,
-                    MPI_Datatype type, int peer, int tag, enum loom_p2p_dir dir,
-                    struct loom_comm **out);
+int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, int count,
+                        MPI_Datatype type, int peer, int tag, enum loom_p2p_dir dir,
+                        struct loom_comm **out);
+
+/* loom__p2p_check_all with its common case inline: a valid rank and tag, a committed type, a
+ * buffer, MPI_COMM_WORLD or a live handle. Anything else (errors, MPI_PROC_NULL, a NULL
+ * buffer) takes the full check, which accepts or reports it. Why: the full check costs as much
+ * as the rest of a small send (a call with nine arguments and the error paths' frame), and
+ * a ping-pong pays it on its critical path (docs/benchmarks.md). */
+static inline int loom__p2p_check(const char *fn, MPI_Comm comm, const void *buf, int count,
+                                  MPI_Datatype type, int peer, int tag, enum loom_p2p_dir dir,
+                                  struct loom_comm **out)
+{
+    struct loom_rank *self = loom__self;
+    struct loom_comm *c = comm == MPI_COMM_WORLD && self ? self->world : NULL;
+    if (c == NULL)
+        c = loom__comm_resolve(comm);
+    int peer_ok = (unsigned)peer < (unsigned)(c ? c->sh->size : 0) ||
+                  (dir == LOOM_P2P_RECV && peer == MPI_ANY_SOURCE);
+    int tag_ok = (unsigned)tag <= (unsigned)LOOM_TAG_UB ||
+                 (dir == LOOM_P2P_RECV && tag == MPI_ANY_TAG);
+    if (__builtin_expect(c != NULL && count >= 0 && loom__dt_valid(type) && type->committed &&
+                             (buf != NULL || count == 0) && peer_ok && tag_ok,
+                         1)) {
+        *out = c;
+        return MPI_SUCCESS;
+    }
+    return loom__p2p_check_all(fn, comm, buf, count, type, peer, tag, dir, out);
+}
 /* Fill r for an operation on communicator c (user handle comm). */
 void loom__p2p_fill(struct loom_request *r, struct loom_comm *c, MPI_Comm comm, void *buf,
                     int count, MPI_Datatype type, int peer, int tag);

@@ -2,9 +2,30 @@
  * A ready send is a standard send (its receive is posted, so it matches at once). */
 #include "api/p2p_args.h"
 #include "dt/dt.h"
+#include "p2p/ring.h"
 
-static int send_blocking(const char *fn, const void *buf, int count, MPI_Datatype type, int dest,
-                         int tag, MPI_Comm comm, enum loom_send_mode mode)
+/* A blocking send that did not go into a cell: a request on the stack, started and waited
+ * for. Out of line so that its frame (the request) is not set up for the sends that go into
+ * cells, whose cost is their latency (ring.h). */
+static __attribute__((noinline)) int send_queued(const char *fn, struct loom_comm *c,
+                                                 const void *buf, int count, MPI_Datatype type,
+                                                 int dest, int tag, MPI_Comm comm,
+                                                 enum loom_send_mode mode)
+{
+    struct loom_request r;
+    loom__req_init_stack(&r, LOOM_REQ_SEND);
+    loom__p2p_fill(&r, c, comm, (void *)buf, count, type, dest, tag);
+    r.mode = (uint8_t)mode;
+    int rc = loom__p2p_start_send(&r);
+    if (rc != 0)
+        return loom__api_error_code(comm, fn, rc);
+    loom__req_wait(&r);
+    return MPI_SUCCESS;
+}
+
+static inline __attribute__((always_inline)) int
+send_blocking(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
+              MPI_Comm comm, enum loom_send_mode mode)
 {
     LOOM_API_ENTER(fn);
     struct loom_comm *c;
@@ -13,18 +34,10 @@ static int send_blocking(const char *fn, const void *buf, int count, MPI_Datatyp
         return rc;
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    if (mode != LOOM_SEND_SYNC &&
-        loom__p2p_send_cell(c->sh->pt2pt, c->sh->world_of, c->rank, buf, (size_t)count, type, dest, tag))
+    if (mode != LOOM_SEND_SYNC && loom__p2p_send_cell(c->sh->pt2pt, c->sh->world_of, c->rank,
+                                                      buf, (size_t)count, type, dest, tag))
         return MPI_SUCCESS;
-    struct loom_request r;
-    loom__req_init_stack(&r, LOOM_REQ_SEND);
-    loom__p2p_fill(&r, c, comm, (void *)buf, count, type, dest, tag);
-    r.mode = (uint8_t)mode;
-    rc = loom__p2p_start_send(&r);
-    if (rc != 0)
-        return loom__api_error_code(comm, fn, rc);
-    loom__req_wait(&r);
-    return MPI_SUCCESS;
+    return send_queued(fn, c, buf, count, type, dest, tag, comm, mode);
 }
 
 static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Datatype type,
@@ -43,7 +56,8 @@ static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Data
     if (r == NULL)
         return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
     if (dest != MPI_PROC_NULL && mode != LOOM_SEND_SYNC &&
-        loom__p2p_send_cell(c->sh->pt2pt, c->sh->world_of, c->rank, buf, (size_t)count, type, dest, tag)) {
+        loom__p2p_send_cell(c->sh->pt2pt, c->sh->world_of, c->rank, buf, (size_t)count, type,
+                            dest, tag)) {
         loom__p2p_mark_done(r, comm, MPI_ANY_SOURCE); /* sent: it only has to say so */
     } else if (dest != MPI_PROC_NULL) {
         loom__p2p_fill(r, c, comm, (void *)buf, count, type, dest, tag);

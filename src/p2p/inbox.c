@@ -8,54 +8,36 @@
 #include "core/rank.h"
 #include "core/stats.h"
 #include "dt/dt.h"
-#include "p2p/inbox.h"
+#include "p2p/ring.h"
 #include "p2p/p2p.h"
 #include "task/task.h"
 
 int loom__p2p_cells = 1;
 
-#define RING_MASK (LOOM_RING_CELLS - 1u)
-
-struct loom_ring {
-    struct {
-        struct loom_lock lock;
-        _Atomic uint32_t head;      /* next position to fill; written under lock, read by
-                                       flushes without it */
-        _Atomic uint32_t tail_seen; /* a lower bound of cons.tail: any thread may refresh it
-                                       (release) with a value it read (acquire) from there,
-                                       so a producer that reads it (acquire) may refill the
-                                       cells below it: their reads happen before */
-    } __attribute__((aligned(64))) prod;
-    struct {
-        struct loom_lock lock;
-        _Atomic uint32_t tail; /* next position to drain; release after the cell was read */
-    } __attribute__((aligned(64))) cons;
-    struct loom_cell cells[LOOM_RING_CELLS];
-};
-
-/* One receiving rank's rings. `from` and `active` only ever gain entries: a ring is made by its
- * sender and installed by CAS into from[sender]; the winner then appends it to active (slot by
- * fetch_add on nactive, pointer by release store), which drainers walk without a lock,
- * skipping a slot whose pointer is not stored yet. */
-struct loom_inbox {
-    struct loom_ring *_Atomic *from;   /* [nranks], by sender's world rank */
-    struct loom_ring *_Atomic *active; /* [nranks], in the order the rings were made */
-    _Atomic int nactive;
-} __attribute__((aligned(64)));
-
-static struct loom_inbox *inboxes; /* [nranks]; the pointer is read-only while ranks run */
+struct loom_inbox *loom__inboxes; /* [nranks]; the pointer is read-only while ranks run */
 static int inbox_ranks;
+
+/* Zeroed memory on lines of its own: every send reads its receiver's table of rings, which
+ * must not share a line with anything written while ranks run. NULL on ENOMEM. */
+static void *zeroed_lines(size_t bytes)
+{
+    bytes = (bytes + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, bytes);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
 
 int loom__inbox_job_init(int nranks)
 {
-    inboxes = aligned_alloc(64, sizeof *inboxes * (size_t)nranks);
-    if (!inboxes)
+    loom__inboxes = aligned_alloc(64, sizeof *loom__inboxes * (size_t)nranks);
+    if (!loom__inboxes)
         return LOOM_ERR_NOMEM;
     inbox_ranks = nranks;
     for (int i = 0; i < nranks; i++) {
-        struct loom_inbox *b = &inboxes[i];
-        b->from = calloc((size_t)nranks, sizeof *b->from);
-        b->active = calloc((size_t)nranks, sizeof *b->active);
+        struct loom_inbox *b = &loom__inboxes[i];
+        b->from = zeroed_lines((size_t)nranks * sizeof *b->from);
+        b->active = zeroed_lines((size_t)nranks * sizeof *b->active);
         atomic_init(&b->nactive, 0);
         if (!b->from || !b->active) {
             inbox_ranks = i + 1;
@@ -68,22 +50,16 @@ int loom__inbox_job_init(int nranks)
 
 void loom__inbox_job_fini(void)
 {
-    for (int i = 0; inboxes && i < inbox_ranks; i++) {
-        struct loom_inbox *b = &inboxes[i];
+    for (int i = 0; loom__inboxes && i < inbox_ranks; i++) {
+        struct loom_inbox *b = &loom__inboxes[i];
         for (int k = 0; b->from && k < inbox_ranks; k++)
             free(loom__load_relaxed(&b->from[k]));
         free(b->from);
         free(b->active);
     }
-    free(inboxes);
-    inboxes = NULL;
+    free(loom__inboxes);
+    loom__inboxes = NULL;
     inbox_ranks = 0;
-}
-
-static struct loom_ring *ring_of(int from, int dest)
-{
-    /* acquire: pairs with the release of the CAS that installed it (its fields initialised) */
-    return loom__load_acquire(&inboxes[dest].from[from]);
 }
 
 static struct loom_ring *ring_make(int from, int dest)
@@ -97,7 +73,7 @@ static struct loom_ring *ring_make(int from, int dest)
     atomic_init(&g->cons.tail, 0);
     for (unsigned i = 0; i < LOOM_RING_CELLS; i++)
         atomic_init(&g->cells[i].seq, 0);
-    struct loom_inbox *b = &inboxes[dest];
+    struct loom_inbox *b = &loom__inboxes[dest];
     struct loom_ring *expected = NULL;
     if (!loom__cas_acq_rel(&b->from[from], &expected, g)) {
         free(g); /* another thread of the sender made it first */
@@ -108,15 +84,6 @@ static struct loom_ring *ring_make(int from, int dest)
     return g;
 }
 
-/* 1 if the cell at the ring's tail is full. Any thread; a hint unless cons.lock is held. */
-static inline int ring_ready(struct loom_ring *g)
-{
-    /* acquire: pairs with the drainer's release of tail (what it matched is visible) */
-    uint32_t t = loom__load_acquire(&g->cons.tail);
-    /* acquire: pairs with the producer's release of seq (the cell's contents) */
-    return loom__load_acquire(&g->cells[t & RING_MASK].seq) == t + 1;
-}
-
 /* Take the ring's full cells in order and match them (cons.lock held). Stops after the cell
  * that completed `want` (returns 1), or when a cell could not be matched for lack of memory
  * (it stays; a later drain retries). */
@@ -124,7 +91,7 @@ static int drain_locked(struct loom_ring *g, struct loom_request *want)
 {
     uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
     for (;;) {
-        struct loom_cell *c = &g->cells[t & RING_MASK];
+        struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
         if (loom__load_acquire(&c->seq) != t + 1) /* pairs with the producer's release */
             return 0;
         int rc = loom__p2p_match_cell(c, want);
@@ -138,87 +105,38 @@ static int drain_locked(struct loom_ring *g, struct loom_request *want)
     }
 }
 
-/* Copy n <= LOOM_CELL_DATA bytes with fixed-size moves the compiler inlines. */
-static inline void copy_small(unsigned char *d, const unsigned char *s, size_t n)
+void loom__inbox_sent(int from, int dest, size_t bytes)
 {
-    if (n >= 8) {
-        size_t i = 0;
-        for (; i + 8 <= n; i += 8)
-            memcpy(d + i, s + i, 8);
-        if (i < n)
-            memcpy(d + n - 8, s + n - 8, 8); /* the last word, overlapping */
-    } else if (n >= 4) {
-        memcpy(d, s, 4);
-        memcpy(d + n - 4, s + n - 4, 4);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            d[i] = s[i];
-    }
-}
-
-void loom__inbox_pack(void *cell, const void *buf, struct loom_datatype *type, size_t count,
-                      size_t bytes)
-{
-    if (type->contig)
-        copy_small(cell, (const unsigned char *)buf + type->true_lb, bytes);
-    else if (bytes)
-        loom__dt_pack(cell, buf, type, count, 0, bytes);
-}
-
-void loom__inbox_unpack(void *buf, struct loom_datatype *type, size_t count, const void *cell,
-                        size_t bytes)
-{
-    if (type->contig)
-        copy_small((unsigned char *)buf + type->true_lb, cell, bytes);
-    else if (bytes)
-        loom__dt_unpack(buf, type, count, cell, 0, bytes);
-}
-
-int loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag,
-                     const void *buf, size_t count, struct loom_datatype *type, size_t bytes)
-{
-    struct loom_ring *g = ring_of(from, dest);
-    if (!g && !(g = ring_make(from, dest)))
-        return LOOM_ERR_NOMEM;
-    loom__lock(&g->prod.lock);
-    uint32_t h = loom__load_relaxed(&g->prod.head);
-    if (h - loom__load_acquire(&g->prod.tail_seen) >= LOOM_RING_CELLS) {
-        /* acquire: pairs with the drainer's release of tail (the cell was read) */
-        uint32_t t = loom__load_acquire(&g->cons.tail);
-        /* Full: the receiver is not draining; move its cells to its queues ourselves. Only
-         * a lack of memory for them leaves the ring full: then wake it and wait for some. */
-        for (int tries = 0; h - t >= LOOM_RING_CELLS; tries++) {
-            if (tries > 0) {
-                loom__event_notify(&loom__job.ranks[dest].event);
-                sched_yield();
-            }
-            loom__lock(&g->cons.lock);
-            drain_locked(g, NULL);
-            t = loom__load_relaxed(&g->cons.tail); /* ours while we hold the lock */
-            loom__unlock(&g->cons.lock);
-        }
-        loom__store_release(&g->prod.tail_seen, t); /* pairs with the acquire above */
-    }
-    struct loom_cell *c = &g->cells[h & RING_MASK];
-    c->bytes = (uint32_t)bytes;
-    c->source = source;
-    c->tag = tag;
-    c->to = to;
-    loom__inbox_pack(c->data, buf, type, count, bytes);
-    loom__store_release(&c->seq, h + 1); /* publishes the cell: pairs with ring_ready/drain */
-    loom__store_relaxed(&g->prod.head, h + 1);
-    /* Ask for the next cell's line now, for writing: its receiver read it long ago, so taking
-     * it costs nobody, and the next send does not wait for it. */
-    __builtin_prefetch(&g->cells[(h + 1) & RING_MASK], 1);
-    loom__unlock(&g->prod.lock);
     LOOM_STATS_SENT(&loom__job.ranks[from], bytes); /* LOOM_STATS */
     loom__event_notify(&loom__job.ranks[dest].event); /* it may sleep in a wait, or probe */
+}
+
+int loom__inbox_send_slow(int from, int dest, struct loom_match *to, int source, int tag,
+                          const void *buf, size_t count, struct loom_datatype *type,
+                          size_t bytes)
+{
+    struct loom_ring *g = loom__ring_of(from, dest);
+    if (!g && !(g = ring_make(from, dest)))
+        return LOOM_ERR_NOMEM;
+    /* Full: the receiver is not draining; move its cells to its queues ourselves. Only a lack
+     * of memory for them leaves the ring full: then wake it and wait for some. */
+    for (int tries = 0; !loom__ring_try_put(g, to, source, tag, buf, count, type, bytes);
+         tries++) {
+        if (tries > 0) {
+            loom__event_notify(&loom__job.ranks[dest].event);
+            sched_yield();
+        }
+        loom__lock(&g->cons.lock);
+        drain_locked(g, NULL);
+        loom__unlock(&g->cons.lock);
+    }
+    loom__inbox_sent(from, dest, bytes);
     return 0;
 }
 
 void loom__inbox_flush_pair(int from, int dest)
 {
-    struct loom_ring *g = ring_of(from, dest);
+    struct loom_ring *g = loom__ring_of(from, dest);
     if (!g)
         return;
     uint32_t h = loom__load_relaxed(&g->prod.head);
@@ -248,25 +166,38 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
 {
     /* Made here if the pair has none yet: otherwise a receive that comes first would post a
      * request, its sender would deliver to that, and the pair would never use cells. */
-    struct loom_ring *g = ring_of(from, dest);
+    struct loom_ring *g = loom__ring_of(from, dest);
     if (!g && !(g = ring_make(from, dest)))
         return 0;
     int queued = loom__load_relaxed(&m->nqueued);
-    for (unsigned i = 0; !ring_ready(g); i++) {
+    /* The consumer lock is held while spinning, so that the cell, once there, is read at
+     * once: taking the lock then would add its latency to every message's. Nobody waits long
+     * for it: the other drainers (the sender flushing or finding the ring full, a freed
+     * communicator, another thread of this rank) want it only when a cell is there, and then
+     * this spin ends. It is let go around the task keypoint, whose tasks may drain rings. */
+    loom__lock(&g->cons.lock);
+    /* only drainers write tail, under the lock */
+    uint32_t t = loom__load_relaxed(&g->cons.tail);
+    struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
+    /* acquire: pairs with the producer's release of seq (the cell's contents) */
+    for (unsigned i = 0; loom__load_acquire(&c->seq) != t + 1; i++) {
         /* The message may come another way (larger, synchronous): the general path sees it.
          * (One queued while another thread takes one goes unseen until the spin ends.) */
-        if (i >= loom__wait_spin || loom__load_relaxed(&m->nqueued) != queued)
+        if (i >= loom__wait_spin || loom__load_relaxed(&m->nqueued) != queued) {
+            loom__unlock(&g->cons.lock);
             return 0;
-        if (i % RECV_KEYPOINT_EVERY == RECV_KEYPOINT_EVERY - 1)
+        }
+        if (i % RECV_KEYPOINT_EVERY == RECV_KEYPOINT_EVERY - 1) {
+            loom__unlock(&g->cons.lock);
             loom__task_keypoint();
+            loom__lock(&g->cons.lock);
+            t = loom__load_relaxed(&g->cons.tail); /* another drainer may have moved it */
+            c = &g->cells[t & LOOM_RING_MASK];
+        }
         if (i % RECV_PAUSE_EVERY == RECV_PAUSE_EVERY - 1)
             loom__cpu_relax();
     }
-    loom__lock(&g->cons.lock);
-    uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
-    struct loom_cell *c = &g->cells[t & RING_MASK];
-    int got = loom__load_acquire(&c->seq) == t + 1 && /* pairs with the producer's release */
-              loom__p2p_cell_receive(c, m, source, tag, buf, count, type, st);
+    int got = loom__p2p_cell_receive(c, m, source, tag, buf, count, type, st);
     if (got)
         loom__store_release(&g->cons.tail, t + 1); /* the cell was read: it may be refilled */
     loom__unlock(&g->cons.lock);
@@ -276,14 +207,14 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
 int loom__inbox_has_cells(int dest, int from)
 {
     if (from >= 0) {
-        struct loom_ring *g = ring_of(from, dest);
-        return g && ring_ready(g);
+        struct loom_ring *g = loom__ring_of(from, dest);
+        return g && loom__ring_ready(g);
     }
-    struct loom_inbox *b = &inboxes[dest];
+    struct loom_inbox *b = &loom__inboxes[dest];
     int n = loom__load_acquire(&b->nactive);
     for (int i = 0; i < n; i++) {
         struct loom_ring *g = loom__load_acquire(&b->active[i]); /* pairs with ring_make */
-        if (g && ring_ready(g))
+        if (g && loom__ring_ready(g))
             return 1;
     }
     return 0;
@@ -293,7 +224,7 @@ int loom__inbox_has_cells(int dest, int from)
  * a receive about to be posted sees what that thread has moved). */
 static int drain_ring(struct loom_ring *g, struct loom_request *want, int wait)
 {
-    if (!ring_ready(g))
+    if (!loom__ring_ready(g))
         return 0;
     if (wait)
         loom__lock(&g->cons.lock);
@@ -309,16 +240,16 @@ static int drain_ring(struct loom_ring *g, struct loom_request *want, int wait)
 static int drain_rings(int dest, int from, struct loom_request *want, int wait, int *busy)
 {
     if (from >= 0) {
-        struct loom_ring *g = ring_of(from, dest);
-        if (busy && g && ring_ready(g))
+        struct loom_ring *g = loom__ring_of(from, dest);
+        if (busy && g && loom__ring_ready(g))
             *busy = 1;
         return g && drain_ring(g, want, wait);
     }
-    struct loom_inbox *b = &inboxes[dest];
+    struct loom_inbox *b = &loom__inboxes[dest];
     int n = loom__load_acquire(&b->nactive);
     for (int i = 0; i < n; i++) {
         struct loom_ring *g = loom__load_acquire(&b->active[i]); /* pairs with ring_make */
-        if (!g || !ring_ready(g))
+        if (!g || !loom__ring_ready(g))
             continue;
         if (busy)
             *busy = 1;
@@ -340,7 +271,7 @@ int loom__inbox_drain(int dest, int from, struct loom_request *want)
 static struct loom_rank *poller(void)
 {
     struct loom_task_worker *w = loom__task_self;
-    if (!inboxes || (w && !w->first))
+    if (!loom__inboxes || (w && !w->first))
         return NULL;
     return loom__self;
 }

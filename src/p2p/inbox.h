@@ -51,14 +51,6 @@ struct loom_cell {
     unsigned char data[LOOM_CELL_DATA];
 } __attribute__((aligned(64)));
 
-/* Copy a message of at most LOOM_CELL_DATA bytes between a cell and a user buffer: inline
- * word copies for contiguous types (a libc call would cost as much as the rest of the send),
- * the datatype engine otherwise. */
-void loom__inbox_pack(void *cell, const void *buf, struct loom_datatype *type, size_t count,
-                      size_t bytes);
-void loom__inbox_unpack(void *buf, struct loom_datatype *type, size_t count, const void *cell,
-                        size_t bytes);
-
 /* Nonzero if small messages use cells (LOOM_CELLS), set once at start. */
 extern int loom__p2p_cells;
 
@@ -70,9 +62,14 @@ void loom__inbox_job_fini(void);
 /* Put a message of `bytes` (<= LOOM_CELL_DATA) into the ring from world rank `from` to world
  * rank `dest`, whose queue on the context is `to`; `source` and `tag` are its envelope. The
  * send is complete on return. 0, or LOOM_ERR_NOMEM if the pair's ring could not be made (then
- * nothing was sent). */
-int loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag,
-                     const void *buf, size_t count, struct loom_datatype *type, size_t bytes);
+ * nothing was sent). loom__inbox_send (ring.h) is the inline front: it comes here only when
+ * the pair has no ring yet or its ring is full. */
+int loom__inbox_send_slow(int from, int dest, struct loom_match *to, int source, int tag,
+                          const void *buf, size_t count, struct loom_datatype *type,
+                          size_t bytes);
+/* A message was put into `dest`'s rings (by the calling thread, for rank `from`): count it
+ * (LOOM_STATS) and wake `dest` if it sleeps in a wait or a probe. */
+void loom__inbox_sent(int from, int dest, size_t bytes);
 
 /* Before a message from `from` to `dest` takes another way: drain the cells still in their
  * ring into dest's queues. Cheap when the ring is empty. */

@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "core/rank.h"
 #include "dt/dt.h"
-#include "p2p/inbox.h"
+#include "p2p/ring.h"
 #include "p2p/p2p.h"
 #include "core/stats.h"
 
@@ -238,27 +238,6 @@ int loom__p2p_start_send(struct loom_request *s)
     return 0;
 }
 
-int loom__p2p_send_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, const void *buf,
-                        size_t count, struct loom_datatype *type, int dest, int tag)
-{
-    if (!loom__p2p_cells)
-        return 0;
-    size_t bytes = loom__dt_stream_size(type, count);
-    if (bytes > LOOM_CELL_DATA)
-        return 0;
-    /* A receiver with a posted receive gets the message from its sender, straight into the
-     * receive buffer, completing the receive at once (p2p.h): cells are for receivers that
-     * have not posted one (a blocking receive spinning on its ring, or a message that comes
-     * first). The count is read without the lock (a receive posted meanwhile is concurrent
-     * with this send and matches the cell when the receiver drains it); the line is written
-     * only when the receiver posts or matches, so it mostly stays in our cache. */
-    struct loom_match *to = &ctx->match[dest];
-    if (loom__load_relaxed(&to->nposted) != 0)
-        return 0;
-    return loom__inbox_send(world_of[me], world_of[dest], to, me, tag, buf, count, type,
-                            bytes) == 0;
-}
-
 int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int source, int tag,
                            void *buf, size_t count, struct loom_datatype *type, MPI_Status *st)
 {
@@ -278,7 +257,8 @@ int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int 
             return 0;
     }
     loom__inbox_unpack(buf, type, count, c->data, c->bytes);
-    loom__p2p_status_set(st, c->source, c->tag, MPI_SUCCESS, c->bytes);
+    if (st)
+        loom__p2p_status_set(st, c->source, c->tag, MPI_SUCCESS, c->bytes);
     LOOM_STATS_RECEIVED(m->rank, c->bytes); /* LOOM_STATS */
     return 1;
 }

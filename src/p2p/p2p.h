@@ -64,13 +64,6 @@ extern int loom__p2p_copy_tasks;
  * The request may be complete on return. 0 or a negative loom code (LOOM_ERR_NOMEM). */
 int loom__p2p_start_send(struct loom_request *r);
 int loom__p2p_start_recv(struct loom_request *r);
-/* A standard-mode send of a small message (at most LOOM_CELL_DATA bytes) from rank `me` of
- * ctx (world_of: the communicator's world ranks): put it in the receiver's ring of cells
- * (inbox.h). 1 if sent (it is complete), 0 if it must take the path of loom__p2p_start_send
- * (too large, cells off, no memory). */
-struct loom_datatype;
-int loom__p2p_send_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, const void *buf,
-                        size_t count, struct loom_datatype *type, int dest, int tag);
 /* Receive the message of an envelope already taken from its queue (matched probe). */
 void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e);
 
@@ -90,12 +83,14 @@ int loom__p2p_match_cell(const struct loom_cell *c, struct loom_request *want);
 /* A blocking receive from `source` (not a wildcard) of rank `m` that found cell c at the head
  * of the ring from that source (consumer lock held): if the cell is the message it must
  * receive (matches, fits, and no posted receive or queued message comes first), unpack it into
- * buf, fill *st and return 1; else 0 (the caller takes the general path). */
+ * buf, fill *st (unless st is NULL) and return 1; else 0 (the caller takes the general
+ * path). */
 int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int source, int tag,
                            void *buf, size_t count, struct loom_datatype *type, MPI_Status *st);
 /* A blocking receive's fast path, for a buffer of at most LOOM_CELL_DATA bytes: receive
- * from `source` straight out of the ring of cells from it, spinning a little for the cell. 1 if received (status in *st), 0 if the
- * caller must start and wait for a request. */
+ * from `source` straight out of the ring of cells from it, spinning a little for the cell.
+ * 1 if received (status in *st unless st is NULL), 0 if the caller must start and wait for a
+ * request. */
 int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, void *buf,
                         size_t count, struct loom_datatype *type, int source, int tag,
                         MPI_Status *st);

@@ -1,0 +1,186 @@
+/* p2p/ring.h — one ring of cells (inbox.h) and the two operations a small message's critical
+ * path runs, inline: putting a cell in a ring that has room, and copying a cell's data.
+ *
+ * Why inline: in a ping-pong of 8 bytes, everything the receiving rank runs between the
+ * cell's arrival and the publication of its reply is latency, and calls with eight or nine
+ * arguments cost as much as the work (docs/benchmarks.md). The slow halves (making a ring,
+ * draining a full one, spinning for a cell) stay in inbox.c.
+ *
+ * Who may touch what is written in inbox.h; the fields below repeat the protocol. */
+#ifndef LOOM_P2P_RING_H
+#define LOOM_P2P_RING_H
+#include <stdint.h>
+#include <string.h>
+#include "core/atomic.h"
+#include "core/lock.h"
+#include "dt/dt.h"
+#include "p2p/inbox.h"
+#include "p2p/p2p.h"
+
+#define LOOM_RING_MASK (LOOM_RING_CELLS - 1u)
+
+_Static_assert(LOOM_CELL_DATA <= 40, "loom__cell_copy covers at most 40 bytes");
+
+struct loom_ring {
+    struct {
+        struct loom_lock lock;
+        _Atomic uint32_t head;      /* next position to fill; written under lock, read by
+                                       flushes without it */
+        _Atomic uint32_t tail_seen; /* a lower bound of cons.tail: any thread may refresh it
+                                       (release) with a value it read (acquire) from there,
+                                       so a producer that reads it (acquire) may refill the
+                                       cells below it: their reads happen before */
+    } __attribute__((aligned(64))) prod;
+    struct {
+        struct loom_lock lock;
+        _Atomic uint32_t tail; /* next position to drain; release after the cell was read */
+    } __attribute__((aligned(64))) cons;
+    struct loom_cell cells[LOOM_RING_CELLS];
+};
+
+/* One receiving rank's rings. `from` and `active` only ever gain entries: a ring is made by its
+ * sender and installed by CAS into from[sender]; the winner then appends it to active (slot by
+ * fetch_add on nactive, pointer by release store), which drainers walk without a lock,
+ * skipping a slot whose pointer is not stored yet. */
+struct loom_inbox {
+    struct loom_ring *_Atomic *from;   /* [nranks], by sender's world rank */
+    struct loom_ring *_Atomic *active; /* [nranks], in the order the rings were made */
+    _Atomic int nactive;
+} __attribute__((aligned(64)));
+
+/* [nranks]; set before any rank runs and read-only while they run (inbox.c). */
+extern struct loom_inbox *loom__inboxes;
+
+/* The ring from world rank `from` to world rank `dest`, or NULL if none was made yet. */
+static inline struct loom_ring *loom__ring_of(int from, int dest)
+{
+    /* acquire: pairs with the release of the CAS that installed it (its fields initialised) */
+    return loom__load_acquire(&loom__inboxes[dest].from[from]);
+}
+
+/* 1 if the cell at the ring's tail is full. Any thread; a hint unless cons.lock is held. */
+static inline int loom__ring_ready(struct loom_ring *g)
+{
+    /* acquire: pairs with the drainer's release of tail (what it matched is visible) */
+    uint32_t t = loom__load_acquire(&g->cons.tail);
+    /* acquire: pairs with the producer's release of seq (the cell's contents) */
+    return loom__load_acquire(&g->cells[t & LOOM_RING_MASK].seq) == t + 1;
+}
+
+/* Copy n <= LOOM_CELL_DATA bytes with fixed-size moves the compiler inlines (a libc call
+ * would cost as much as the rest of the send). */
+static inline void loom__cell_copy(unsigned char *d, const unsigned char *s, size_t n)
+{
+    /* Two moves cover any size from w to 2w bytes when they may overlap. */
+    if (n > 16) {
+        if (n > 32) { /* up to LOOM_CELL_DATA = 40 */
+            memcpy(d, s, 32);
+            memcpy(d + n - 8, s + n - 8, 8);
+        } else {
+            memcpy(d, s, 16);
+            memcpy(d + n - 16, s + n - 16, 16);
+        }
+    } else if (n >= 8) {
+        memcpy(d, s, 8);
+        memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, s, 4);
+        memcpy(d + n - 4, s + n - 4, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    }
+}
+
+/* Copy a message of at most LOOM_CELL_DATA bytes between a cell and a user buffer: word
+ * copies for contiguous types, the datatype engine otherwise. */
+static inline void loom__inbox_pack(void *cell, const void *buf, struct loom_datatype *type,
+                                    size_t count, size_t bytes)
+{
+    if (type->contig)
+        loom__cell_copy(cell, (const unsigned char *)buf + type->true_lb, bytes);
+    else if (bytes)
+        loom__dt_pack(cell, buf, type, count, 0, bytes);
+}
+
+static inline void loom__inbox_unpack(void *buf, struct loom_datatype *type, size_t count,
+                                      const void *cell, size_t bytes)
+{
+    if (type->contig)
+        loom__cell_copy((unsigned char *)buf + type->true_lb, cell, bytes);
+    else if (bytes)
+        loom__dt_unpack(buf, type, count, cell, 0, bytes);
+}
+
+/* Put a message into ring g if it has room (prod.lock taken here): 1 if put (published),
+ * 0 if the ring looked full (nothing written: the caller drains it, inbox.c). */
+static inline __attribute__((always_inline)) int
+loom__ring_try_put(struct loom_ring *g, struct loom_match *to, int source, int tag,
+                   const void *buf, size_t count, struct loom_datatype *type, size_t bytes)
+{
+    loom__lock(&g->prod.lock);
+    uint32_t h = loom__load_relaxed(&g->prod.head);
+    /* acquire: pairs with the release stores of tail_seen (the cells below it were read) */
+    if (h - loom__load_acquire(&g->prod.tail_seen) >= LOOM_RING_CELLS) {
+        /* acquire: pairs with the drainer's release of tail (the cell was read) */
+        uint32_t t = loom__load_acquire(&g->cons.tail);
+        if (h - t >= LOOM_RING_CELLS) {
+            loom__unlock(&g->prod.lock);
+            return 0;
+        }
+        loom__store_release(&g->prod.tail_seen, t); /* read (acquire) from tail */
+    }
+    struct loom_cell *c = &g->cells[h & LOOM_RING_MASK];
+    c->bytes = (uint32_t)bytes;
+    c->source = source;
+    c->tag = tag;
+    c->to = to;
+    loom__inbox_pack(c->data, buf, type, count, bytes);
+    loom__store_release(&c->seq, h + 1); /* publishes the cell: pairs with ring_ready/drain */
+    loom__store_relaxed(&g->prod.head, h + 1);
+    /* Ask for the next cell's line now, for writing: its receiver read it long ago, so taking
+     * it costs nobody, and the next send does not wait for it. */
+    __builtin_prefetch(&g->cells[(h + 1) & LOOM_RING_MASK], 1);
+    loom__unlock(&g->prod.lock);
+    return 1;
+}
+/* loom__inbox_send_slow's contract (inbox.h), inline for a pair whose ring exists and has
+ * room. */
+static inline __attribute__((always_inline)) int
+loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag, const void *buf,
+                 size_t count, struct loom_datatype *type, size_t bytes)
+{
+    struct loom_ring *g = loom__ring_of(from, dest);
+    if (__builtin_expect(g == NULL, 0) ||
+        !loom__ring_try_put(g, to, source, tag, buf, count, type, bytes))
+        return loom__inbox_send_slow(from, dest, to, source, tag, buf, count, type, bytes);
+    loom__inbox_sent(from, dest, bytes);
+    return 0;
+}
+
+/* A standard-mode send of a small message (at most LOOM_CELL_DATA bytes) from rank `me` of
+ * ctx (world_of: the communicator's world ranks): put it in the receiver's ring of cells.
+ * 1 if sent (it is complete), 0 if it must take the path of loom__p2p_start_send (too large,
+ * cells off, a receive posted, no memory). */
+static inline __attribute__((always_inline)) int
+loom__p2p_send_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, const void *buf,
+                    size_t count, struct loom_datatype *type, int dest, int tag)
+{
+    if (!loom__p2p_cells)
+        return 0;
+    size_t bytes = loom__dt_stream_size(type, count);
+    if (bytes > LOOM_CELL_DATA)
+        return 0;
+    /* A receiver with a posted receive gets the message from its sender, straight into the
+     * receive buffer, completing the receive at once (p2p.h): cells are for receivers that
+     * have not posted one (a blocking receive spinning on its ring, or a message that comes
+     * first). The count is read without the lock (a receive posted meanwhile is concurrent
+     * with this send and matches the cell when the receiver drains it); the line is written
+     * only when the receiver posts or matches, so it mostly stays in our cache. */
+    struct loom_match *to = &ctx->match[dest];
+    if (loom__load_relaxed(&to->nposted) != 0)
+        return 0;
+    return loom__inbox_send(world_of[me], world_of[dest], to, me, tag, buf, count, type,
+                            bytes) == 0;
+}
+#endif
