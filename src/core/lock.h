@@ -13,20 +13,16 @@ struct loom_lock {
 
 #define LOOM_LOCK_INIT {0}
 
+/* The contended half of loom__lock (core/lock.c): out of line, so that an uncontended lock
+ * costs one exchange and its caller keeps its registers (no spills around a call that never
+ * happens). */
+void loom__lock_wait(struct loom_lock *l);
+
 static inline void loom__lock(struct loom_lock *l)
 {
-    for (;;) {
-        if (!atomic_exchange_explicit(&l->held, 1, memory_order_acquire))
-            return;
-        for (unsigned i = 0; loom__load_relaxed(&l->held); i++) {
-            if (i < 64)
-                loom__cpu_relax();
-            else
-                sched_yield();
-        }
-    }
+    if (__builtin_expect(atomic_exchange_explicit(&l->held, 1, memory_order_acquire) != 0, 0))
+        loom__lock_wait(l);
 }
-
 /* Take l only if nobody holds it: 1 if taken. */
 static inline int loom__trylock(struct loom_lock *l)
 {

@@ -15,14 +15,11 @@ size_t loom__p2p_eager_max = 16384;
 
 struct loom_p2p_ctx *loom__p2p_ctx_new(struct loom_comm_shared *sh)
 {
-    struct loom_p2p_ctx *ctx = malloc(sizeof *ctx);
-    if (!ctx)
+    struct loom_p2p_ctx *ctx;
+    if (posix_memalign((void **)&ctx, 64,
+                       sizeof *ctx + sizeof(struct loom_match) * (size_t)sh->size))
         return NULL;
     ctx->size = sh->size;
-    if (posix_memalign((void **)&ctx->match, 64, sizeof(struct loom_match) * (size_t)sh->size)) {
-        free(ctx);
-        return NULL;
-    }
     for (int i = 0; i < sh->size; i++) {
         struct loom_match *m = &ctx->match[i];
         memset(m, 0, sizeof *m);
@@ -55,7 +52,6 @@ void loom__p2p_ctx_free(struct loom_p2p_ctx *ctx)
                 free(e);
         }
     }
-    free(ctx->match);
     free(ctx);
 }
 

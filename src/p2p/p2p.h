@@ -45,7 +45,9 @@ struct loom_match {
 /* Matching state for all members of a communicator on one context. */
 struct loom_p2p_ctx {
     int size;
-    struct loom_match *match;           /* [size], indexed by comm rank; read-only pointer */
+    struct loom_match match[];          /* [size], indexed by comm rank (in the same block: a
+                                           sender finds its receiver's queue without loading
+                                           a pointer first) */
 };
 
 /* Made by the member that creates the communicator's shared half, before the other members

@@ -138,9 +138,8 @@ loom__ring_try_put(struct loom_ring *g, struct loom_match *to, int source, int t
     loom__inbox_pack(c->data, buf, type, count, bytes);
     loom__store_release(&c->seq, h + 1); /* publishes the cell: pairs with ring_ready/drain */
     loom__store_relaxed(&g->prod.head, h + 1);
-    /* Ask for the next cell's line now, for writing: its receiver read it long ago, so taking
-     * it costs nobody, and the next send does not wait for it. */
-    __builtin_prefetch(&g->cells[(h + 1) & LOOM_RING_MASK], 1);
+    /* No prefetch of the next cell: its receiver spins on that line before we write it, so
+     * taking it early only makes the receiver fetch it once more (measured, docs/p2p.md). */
     loom__unlock(&g->prod.lock);
     return 1;
 }
