@@ -596,6 +596,7 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
     if rows:
         md += ['## Goals', '', '| goal | runtime | measured ratio | met? |',
                '|---|---|---:|---|'] + rows + ['']
+        md += goal_rounds(name, prog, goals, subjects, labels, runs, units)
 
     md += ['## Runs', '',
            'Wall time of each run and the CPU that other processes used meanwhile (in cores, '
@@ -613,6 +614,45 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
     md.append('')
     (out / f'{name}.md').write_text('\n'.join(md))
     log(f'wrote {out / (name + ".md")} and {out / (name + ".csv")}')
+
+
+def goal_rounds(name, prog, goals, subjects, labels, runs, units):
+    """The values behind each goal, round by round, with the reference program's value of the
+    same round: a virtual machine's speed changes from one minute to the next (the floor
+    column shows it), so a round of loom and a round of its peer can fall in different
+    phases; the per-round ratios show how much the goal's ratio depends on that."""
+    def value(program, rt, rnd, test, b):
+        for r in runs:
+            if (r['program'], r['runtime'], r['round']) == (program, rt, rnd) and 'data' in r:
+                return r['data'].get(test, {}).get(b)
+        return None
+
+    rounds = sorted({r['round'] for r in runs if r['program'] == name})
+    ref = prog.get('reference')
+    md = []
+    for test, b, against, rel, thr, text in goals:
+        if against == CEILING:
+            continue   # the ceiling is a best case over rounds already
+        cref, cname = prog.get('compare', {}).get(test, (None, None))
+        for s in subjects:
+            unit = units.get(s, {}).get(test, '')
+            head = ['round', labels[s], labels.get(against, against),
+                    f'{labels[s]}/{labels.get(against, against)}']
+            if cref:
+                head.append(cname)
+            lines = []
+            for rnd in rounds:
+                a, p = value(name, s, rnd, test, b), value(name, against, rnd, test, b)
+                if a is None and p is None:
+                    continue
+                row = [str(rnd), fmt_val(a, unit), fmt_val(p, unit), fmt_ratio(ratio(a, p))]
+                if cref:
+                    row.append(fmt_val(value(ref, CEILING, rnd, cref, b), unit))
+                lines.append('| ' + ' | '.join(row) + ' |')
+            if lines:
+                md += [f'Round by round: {text} ({labels[s]}; {unit})', '',
+                       '| ' + ' | '.join(head) + ' |', '|' + '---:|' * len(head)] + lines + ['']
+    return md
 
 
 def fmt_ratio(r):
