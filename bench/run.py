@@ -5,6 +5,8 @@ turn, and write a CSV, a markdown report with loom/peer ratios and PNG plots.
     python3 bench/run.py                      # full run: loom, MPICH, Open MPI, memcpy ceiling
     python3 bench/run.py --quick              # smoke test (fewer repetitions, noisy numbers)
     python3 bench/run.py --runtimes loom --sweep LOOM_EAGER_MAX=1K,4K,16K --out bench/results/eager
+    python3 bench/run.py --args="-t lat -m 8" --ceiling-args="-m 8" --rounds 15 \
+        --out bench/results/latency_small      # small-message latency only, many short rounds
 
 What it does, in one invocation:
   1. checks the tools (cmake, ninja, mpicc.mpich, mpiexec.mpich, mpicc.openmpi,
@@ -731,6 +733,9 @@ def parse_args():
     ap.add_argument('--rounds', type=int, default=1,
                     help='repeat every run N times, keep the median (default 1)')
     ap.add_argument('--no-ceiling', action='store_true', help='skip the memcpy ceiling')
+    ap.add_argument('--ceiling-args', default='', metavar='"ARGS"',
+                    help='extra arguments for the ceiling program (e.g. --ceiling-args="-m 8" '
+                         'with --args="-t lat -m 8": small latencies only, many rounds)')
     ap.add_argument('--loom-build', default='build',
                     help='loom build folder, relative to the repository (default build)')
     ap.add_argument('--loom-prefix', help='use an installed loom (PREFIX/bin/loomcc) instead')
@@ -804,7 +809,7 @@ def main():
             prog = PROGRAMS[prog_name]
             pargs = prog['quick_args'] if args.quick else prog['args']
             if rt == CEILING:
-                cmd, env = [exes[(prog_name, rt)]] + pargs, {}
+                cmd, env = [exes[(prog_name, rt)]] + pargs + shlex.split(args.ceiling_args), {}
             else:
                 base = rt.split(' ', 1)[0]
                 launch = [a.replace('{np}', str(prog['np'])) for a in RUNTIMES[base]['launch']]
