@@ -614,7 +614,7 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
                       f'({r["program"]}) | {r["rc"]} | {r["wall"]:.1f} | '
                       f'{r["others"]:.2f}{flag} | {"yes" if r.get("used") else "no"} |')
     md.append('')
-    (out / f'{name}.md').write_text('\n'.join(md))
+    (out / f'{name}.md').write_text(report_text(md))
     log(f'wrote {out / (name + ".md")} and {out / (name + ".csv")}')
 
 
@@ -655,6 +655,12 @@ def goal_rounds(name, prog, goals, subjects, labels, runs, units):
                 md += [f'Round by round: {text} ({labels[s]}; {unit})', '',
                        '| ' + ' | '.join(head) + ' |', '|' + '---:|' * len(head)] + lines + ['']
     return md
+
+
+def report_text(lines):
+    """A report's text with the repository's own path left out (paths relative to it), so
+    that reports name no machine's folders."""
+    return '\n'.join(lines).replace(str(REPO) + '/', '').replace(str(REPO), '.')
 
 
 def fmt_ratio(r):

@@ -148,7 +148,7 @@ def report_coll(res, labels, ns, info, out, plots):
                 f'**not met** at {len(misses)} point(s) (loom/MPICH): ' + ', '.join(misses)),
                '']
     md += runs_table(info)
-    (out / 'coll.md').write_text('\n'.join(md))
+    (out / 'coll.md').write_text(R.report_text(md))
     R.log(f'wrote {out / "coll.md"} and {out / "coll.csv"}')
 
 
@@ -216,7 +216,7 @@ def report_nbc(res, labels, ns, comp, info, out, plots):
         png = plot_nbc(res, labels, ns, info, out)
         md += [f'![nbc]({png.name})', '']
     md += runs_table(info)
-    (out / 'nbc.md').write_text('\n'.join(md))
+    (out / 'nbc.md').write_text(R.report_text(md))
     R.log(f'wrote {out / "nbc.md"} and {out / "nbc.csv"}')
 
 

@@ -158,7 +158,7 @@ def report(res, labels, ns, notes, info, out, plots):
             png = plot(res, labels, n, info, out)
             md += [f'![hier, {n} ranks]({png.name})', '']
     md += RC.runs_table(info)
-    (out / 'hier.md').write_text('\n'.join(md))
+    (out / 'hier.md').write_text(R.report_text(md))
     R.log(f'wrote {out / "hier.md"} and {out / "hier.csv"}')
 
 
