@@ -25,10 +25,7 @@ static inline int loom__p2p_check(const char *fn, MPI_Comm comm, const void *buf
                                   MPI_Datatype type, int peer, int tag, enum loom_p2p_dir dir,
                                   struct loom_comm **out)
 {
-    struct loom_rank *self = loom__self;
-    struct loom_comm *c = comm == MPI_COMM_WORLD && self ? self->world : NULL;
-    if (c == NULL)
-        c = loom__comm_resolve(comm);
+    struct loom_comm *c = loom__comm_resolve(comm);
     int peer_ok = (unsigned)peer < (unsigned)(c ? c->sh->size : 0) ||
                   (dir == LOOM_P2P_RECV && peer == MPI_ANY_SOURCE);
     int tag_ok = (unsigned)tag <= (unsigned)LOOM_TAG_UB ||

@@ -23,6 +23,16 @@ static __attribute__((noinline)) int send_queued(const char *fn, struct loom_com
     return MPI_SUCCESS;
 }
 
+/* A standard or ready send of a small message goes into a cell (ring.h) when it can: 1 if it
+ * did (the send is complete). */
+static inline __attribute__((always_inline)) int
+sent_in_cell(struct loom_comm *c, enum loom_send_mode mode, const void *buf, int count,
+             MPI_Datatype type, int dest, int tag)
+{
+    return mode != LOOM_SEND_SYNC && loom__p2p_send_cell(c->sh->pt2pt, c->sh->world_of, c->rank,
+                                                         buf, (size_t)count, type, dest, tag);
+}
+
 static inline __attribute__((always_inline)) int
 send_blocking(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm, enum loom_send_mode mode)
@@ -34,8 +44,7 @@ send_blocking(const char *fn, const void *buf, int count, MPI_Datatype type, int
         return rc;
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    if (mode != LOOM_SEND_SYNC && loom__p2p_send_cell(c->sh->pt2pt, c->sh->world_of, c->rank,
-                                                      buf, (size_t)count, type, dest, tag))
+    if (sent_in_cell(c, mode, buf, count, type, dest, tag))
         return MPI_SUCCESS;
     return send_queued(fn, c, buf, count, type, dest, tag, comm, mode);
 }
@@ -55,9 +64,7 @@ static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Data
                                                    : loom__req_new(LOOM_REQ_SEND);
     if (r == NULL)
         return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
-    if (dest != MPI_PROC_NULL && mode != LOOM_SEND_SYNC &&
-        loom__p2p_send_cell(c->sh->pt2pt, c->sh->world_of, c->rank, buf, (size_t)count, type,
-                            dest, tag)) {
+    if (dest != MPI_PROC_NULL && sent_in_cell(c, mode, buf, count, type, dest, tag)) {
         loom__p2p_mark_done(r, comm, MPI_ANY_SOURCE); /* sent: it only has to say so */
     } else if (dest != MPI_PROC_NULL) {
         loom__p2p_fill(r, c, comm, (void *)buf, count, type, dest, tag);

@@ -17,6 +17,7 @@
 #include "mpi.h"
 #include "core/object.h"
 #include "core/event.h"
+#include "core/rank.h"
 #include "coll/shm.h"
 
 struct loom_p2p_ctx;
@@ -203,9 +204,21 @@ int loom__attr_delete_all(struct loom_comm *c);
 
 /* ---- communicators ------------------------------------------------------------------ */
 
+/* loom__comm_resolve for a handle that is neither MPI_COMM_WORLD nor MPI_COMM_SELF. */
+struct loom_comm *loom__comm_resolve_handle(MPI_Comm comm);
+
 /* The calling rank's handle for a user handle (maps MPI_COMM_WORLD/SELF); NULL if the handle
- * is not a valid live communicator. */
-struct loom_comm *loom__comm_resolve(MPI_Comm comm);
+ * is not a valid live communicator. Inline for the predefined handles: every call resolves
+ * its communicator, and a small message's latency pays for it (docs/p2p.md). */
+static inline struct loom_comm *loom__comm_resolve(MPI_Comm comm)
+{
+    struct loom_rank *self = loom__self;
+    if (comm == MPI_COMM_WORLD)
+        return self ? self->world : NULL;
+    if (comm == MPI_COMM_SELF)
+        return self ? self->self : NULL;
+    return loom__comm_resolve_handle(comm);
+}
 
 /* Why user handle comm is not a usable communicator for the calling rank, or NULL if it is. */
 const char *loom__comm_invalid_reason(MPI_Comm comm);

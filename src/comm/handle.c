@@ -33,13 +33,9 @@ struct loom_comm loom_mpi_comm_self = {
  * pointer afterwards. Its refs count the job's own reference plus each rank's handle. */
 static struct loom_comm_shared *world_sh;
 
-struct loom_comm *loom__comm_resolve(MPI_Comm comm)
+struct loom_comm *loom__comm_resolve_handle(MPI_Comm comm)
 {
     struct loom_rank *self = loom__self;
-    if (comm == MPI_COMM_WORLD)
-        return self ? self->world : NULL;
-    if (comm == MPI_COMM_SELF)
-        return self ? self->self : NULL;
     if (!loom__object_is(comm, LOOM_MAGIC_COMM))
         return NULL;
     /* A handle of another rank (shared through a global variable) is not ours to use. */

@@ -52,7 +52,7 @@
     X(CELLS, BOOL, "1", "", NULL,                                                              \
       "messages of at most 40 bytes sent by MPI_Send, MPI_Isend or MPI_Rsend to a rank with "  \
       "no posted receive go through a ring of 64-byte cells per pair of ranks and are matched " \
-      "by their receiver (0: every message is matched by its sender)")                                                     \
+      "by their receiver (0: every message is matched by its sender)")                        \
     X(WARN_UNFINALIZED, BOOL, "1", "", NULL,                                                   \
       "warn when a rank's main returns without MPI_Finalize")                                  \
     X(PROGRESS, ENUM, "collaborative", "inline|collaborative|thread", NULL,                    \

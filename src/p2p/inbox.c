@@ -198,28 +198,36 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
     return got;
 }
 
-int loom__inbox_has_cells(int dest, int from)
+/* The next of rank dest's rings, from position *at on, that has a cell ready: the ring from
+ * world rank `from`, or, if from < 0, the rings in the order they were made. NULL when none
+ * is left. *at starts at 0 and moves past the ring returned. */
+static struct loom_ring *next_ready(int dest, int from, int *at)
 {
     if (from >= 0) {
-        struct loom_ring *g = loom__ring_of(from, dest);
-        return g && loom__ring_ready(g);
+        struct loom_ring *g = *at == 0 ? loom__ring_of(from, dest) : NULL;
+        *at = 1;
+        return g && loom__ring_ready(g) ? g : NULL;
     }
     struct loom_inbox *b = &loom__inboxes[dest];
     int n = loom__load_acquire(&b->nactive);
-    for (int i = 0; i < n; i++) {
-        struct loom_ring *g = loom__load_acquire(&b->active[i]); /* pairs with ring_make */
+    while (*at < n) {
+        struct loom_ring *g = loom__load_acquire(&b->active[(*at)++]); /* pairs with ring_make */
         if (g && loom__ring_ready(g))
-            return 1;
+            return g;
     }
-    return 0;
+    return NULL;
 }
 
-/* Drain one ring if it has cells; with `wait`, even if another thread is draining it (so that
+int loom__inbox_has_cells(int dest, int from)
+{
+    int at = 0;
+    return next_ready(dest, from, &at) != NULL;
+}
+
+/* Drain one ring that has cells; with `wait`, even if another thread is draining it (so that
  * a receive about to be posted sees what that thread has moved). */
 static int drain_ring(struct loom_ring *g, struct loom_request *want, int wait)
 {
-    if (!loom__ring_ready(g))
-        return 0;
     if (wait)
         loom__lock(&g->cons.lock);
     else if (!loom__trylock(&g->cons.lock))
@@ -233,18 +241,8 @@ static int drain_ring(struct loom_ring *g, struct loom_request *want, int wait)
  * until `want` is claimed (returns 1). *busy (if not NULL) is set when some ring had cells. */
 static int drain_rings(int dest, int from, struct loom_request *want, int wait, int *busy)
 {
-    if (from >= 0) {
-        struct loom_ring *g = loom__ring_of(from, dest);
-        if (busy && g && loom__ring_ready(g))
-            *busy = 1;
-        return g && drain_ring(g, want, wait);
-    }
-    struct loom_inbox *b = &loom__inboxes[dest];
-    int n = loom__load_acquire(&b->nactive);
-    for (int i = 0; i < n; i++) {
-        struct loom_ring *g = loom__load_acquire(&b->active[i]); /* pairs with ring_make */
-        if (!g || !loom__ring_ready(g))
-            continue;
+    struct loom_ring *g;
+    for (int at = 0; (g = next_ready(dest, from, &at)) != NULL;) {
         if (busy)
             *busy = 1;
         if (drain_ring(g, want, wait))
