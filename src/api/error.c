@@ -92,8 +92,12 @@ int loom__api_check_initialized(const char *fn)
 {
     struct loom_rank *r = loom__self;
     const char *why;
-    if (r == NULL)
-        why = "called outside a loom rank thread (was main renamed by mpi.h?)";
+    if (r == NULL && loom__job.ranks == NULL)
+        why = "the program's main was not started by loom: compile the file that defines main "
+              "with loomcc (or include mpi.h in it), or start the ranks with loom_run()";
+    else if (r == NULL)
+        why = "called from a thread that works for no rank (one started before the ranks, "
+              "or by the main thread of loom_run)";
     else if (loom__load_acquire(&r->state) == LOOM_RANK_STARTED)
         why = "called before MPI_Init";
     else if (loom__load_acquire(&r->state) >= LOOM_RANK_FINALIZING)

@@ -52,6 +52,11 @@ int loom__progress_job_init(char *err, size_t errlen)
     loom__wait_progress = loom__task_keypoint;
     loom__wait_has_work = loom__task_work_visible;
     loom__wait_tend = loom__task_tending;
+    /* ...and every thread of a rank that waits in MPI is a worker of that rank */
+    if (loom__thread_workers_init() != 0) {
+        snprintf(err, errlen, "cannot make a thread-specific key");
+        return -1;
+    }
     j->progress_sets = calloc((size_t)j->nranks, sizeof *j->progress_sets);
     struct loom_cpuset **rank_sets = calloc((size_t)j->nranks, sizeof *rank_sets);
     if (!j->progress_sets || !rank_sets) {
@@ -90,6 +95,7 @@ void loom__progress_job_fini(void)
     loom__wait_progress = NULL;
     loom__wait_has_work = NULL;
     loom__wait_tend = NULL;
+    loom__task_adopt = NULL;
     loom__task_engine_fini();
 }
 
@@ -107,6 +113,7 @@ static void *progress_main(void *arg)
     if (loom__topo_bind_thread(loom__job.topo, p->set, err, sizeof err) != 0)
         loom__log("warning: cannot bind a progress thread: %s", err);
     loom__task_worker_register(&p->worker, p->set, p->rank->world_rank, 1, &p->event);
+    p->worker.dedicated = 1; /* read by this thread only */
     loom__wait_until(&p->event, stop_requested, p);
     return NULL;
 }

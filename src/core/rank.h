@@ -48,7 +48,20 @@ struct loom_rank {
     struct loom_task_worker worker; /* the rank thread as a task worker (own thread) */
     int home_queue;                /* its home queue: where tasks working for it go */
     struct loom_progress *progress; /* its progress threads (core/progress.c), or NULL */
+    /* The workers of the threads this rank created (core/thread_worker.c): the list only
+     * grows while the rank runs; `in_use` says which thread holds one. Under helpers_lock;
+     * read without it only after every thread of the job has ended (statistics, freeing). */
+    pthread_mutex_t helpers_lock;
+    struct loom_thread_worker *helpers;
 } __attribute__((aligned(64))); /* no line shared by two ranks */
+
+/* A worker for one of the threads a rank created, while it calls MPI. */
+struct loom_thread_worker {
+    struct loom_task_worker worker; /* its thread's only, while in_use */
+    struct loom_rank *rank;         /* read-only */
+    int in_use;                     /* under rank->helpers_lock */
+    struct loom_thread_worker *next; /* rank->helpers, under rank->helpers_lock */
+};
 
 struct loom_job {
     int nranks;                    /* read-only while ranks run */
@@ -71,6 +84,14 @@ extern struct loom_job loom__job;
 /* The rank the calling thread belongs to; NULL outside rank threads. Progress threads of a
  * later issue act for a rank by setting it. */
 extern LOOM_TLS_FAST struct loom_rank *loom__self;
+
+/* Every thread that calls MPI for a rank runs that rank's tasks at its keypoints
+ * (core/thread_worker.c). Init: main thread, before any rank runs; 0 or -1. Stats: add the
+ * rank's thread workers' counts to *sum; free: give their memory back. Both after every thread
+ * of the job has ended. */
+int loom__thread_workers_init(void);
+void loom__thread_workers_stats(const struct loom_rank *r, struct loom_task_stats *sum);
+void loom__thread_workers_free(struct loom_rank *r);
 
 /* The calling rank's world rank, or -1 outside a rank thread (for messages). */
 int loom__self_rank(void);

@@ -70,6 +70,8 @@ static void free_job(void)
         for (int i = 0; i < j->nranks; i++) {
             loom__cpuset_free(j->ranks[i].cpuset);
             free(j->ranks[i].argv_block);
+            loom__thread_workers_free(&j->ranks[i]);
+            pthread_mutex_destroy(&j->ranks[i].helpers_lock);
         }
         free(j->ranks);
         j->ranks = NULL;
@@ -134,6 +136,7 @@ static int setup(int argc, char **argv)
         r->argv = r->argv_block = copy_argv(argc, argv);
         atomic_init(&r->state, LOOM_RANK_STARTED);
         loom__event_init(&r->event);
+        pthread_mutex_init(&r->helpers_lock, NULL);
         if (!r->argv) {
             free(sets);
             loom__log("out of memory copying arguments");

@@ -84,6 +84,7 @@ void loom__stats_report(struct loom_trace_thread *const *th, int n)
         const struct loom_rank *r = &loom__job.ranks[i];
         const struct counters *c = &counters[i];
         struct loom_task_stats ts = r->worker.stats;
+        loom__thread_workers_stats(r, &ts);
         uint64_t mpi_ns = 0, wait_ns = 0;
         for (int k = 0; k < n; k++) {
             const struct loom_trace_thread *t = th[k];

@@ -184,13 +184,14 @@ static struct loom_trace_thread *self_record(void)
         }
     }
     t->rank = r->world_rank;
-    if (loom__task_self == &r->worker)
+    struct loom_task_worker *w = loom__task_self;
+    if (w == &r->worker)
         t->kind = LOOM_TRACE_RANK_THREAD;
-    else if (loom__task_self != NULL)
+    else if (w != NULL && w->dedicated)
         t->kind = LOOM_TRACE_PROGRESS_THREAD;
     else
-        t->kind = LOOM_TRACE_USER_THREAD;
-    t->worker = loom__task_self;
+        t->kind = LOOM_TRACE_USER_THREAD; /* its worker, if any, is counted with its rank's */
+    t->worker = w;
     t->cpu = sched_getcpu();
     t->t_start = loom__trace_now();
     pthread_mutex_lock(&reg.lock);

@@ -263,7 +263,7 @@ int loom__inbox_drain(int dest, int from, struct loom_request *want)
 static struct loom_rank *poller(void)
 {
     struct loom_task_worker *w = loom__task_self;
-    if (!loom__inboxes || (w && !w->first))
+    if (!loom__inboxes || (w && w->dedicated))
         return NULL;
     return loom__self;
 }

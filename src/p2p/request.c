@@ -16,7 +16,6 @@ static void request_init(struct loom_request *r, enum loom_req_kind kind, int he
     r->kind = (uint8_t)kind;
     r->heap = (uint8_t)heap;
     r->owner = loom__self;
-    r->worker = loom__task_self != NULL;
     atomic_init(&r->flags, 0);
 }
 

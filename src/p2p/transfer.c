@@ -69,10 +69,9 @@ void loom__p2p_transfer(struct loom_request *s, struct loom_request *r)
      * blocking caller is going to wait anyway: it copies a one-chunk message itself. */
     struct loom_request *mine = s->owner == loom__self ? s : r;
     int delegate = n > loom__p2p_copy_chunk || (n > loom__p2p_eager_max && mine->heap);
-    /* Only when both sides wait in task workers: the chunks sit on the receiver's queue,
-     * and a thread a rank created (MPI_THREAD_MULTIPLE) runs no tasks at its waits, so
-     * chunks queued for it could wait forever. */
-    if (loom__p2p_copy_tasks && delegate && r->owner && r->worker && s->worker) {
+    /* The chunks sit on the receiver's home queue: whichever thread of the receiving rank
+     * waits runs them (every thread that calls MPI is a worker of its rank, core/rank.h). */
+    if (loom__p2p_copy_tasks && delegate && r->owner) {
         size_t nchunks = (n + loom__p2p_copy_chunk - 1) / loom__p2p_copy_chunk;
         struct copy *c = malloc(sizeof *c + nchunks * sizeof c->tasks[0]);
         if (c) {

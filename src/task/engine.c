@@ -8,6 +8,7 @@
 
 struct loom_task_engine loom__task_engine;
 LOOM_TLS_FAST struct loom_task_worker *loom__task_self;
+struct loom_task_worker *(*loom__task_adopt)(void);
 
 /* Depth of the lowest common ancestor of queues a and b. */
 static int lca_depth(const struct loom_task_queue *q, int a, int b)
@@ -123,19 +124,23 @@ int loom__task_nqueues(void)
     return loom__task_engine.nqueues;
 }
 
+void loom__task_worker_init(struct loom_task_worker *w, int home, int id, int steal,
+                            struct loom_event *event)
+{
+    struct loom_task_engine *e = &loom__task_engine;
+    memset(w, 0, sizeof *w);
+    w->id = id;
+    w->home = home;
+    w->numa = e->q ? e->q[home].numa : -1;
+    w->steal = steal;
+    w->event = event;
+}
+
 void loom__task_worker_register(struct loom_task_worker *w, const struct loom_cpuset *set, int id,
                                 int steal, struct loom_event *event)
 {
     struct loom_task_engine *e = &loom__task_engine;
-    memset(&w->stats, 0, sizeof w->stats);
-    w->id = id;
-    w->home = loom__task_queue_of(set);
-    w->numa = e->q ? e->q[w->home].numa : -1;
-    w->steal = steal;
-    w->event = event;
-    w->first = 0;
-    w->waiting = 0;
-    w->kept = 0;
+    loom__task_worker_init(w, loom__task_queue_of(set), id, steal, event);
     if (id >= 0 && id < e->max_workers && e->id_home[id] < 0) {
         /* Written before the worker publishes itself below (release), read by the statistics
          * of other workers after an acquire load of nworkers; an id's first worker is its
@@ -189,7 +194,7 @@ static void wake(int qi, int strict)
 
 void loom__task_tending(int on)
 {
-    struct loom_task_worker *w = loom__task_self;
+    struct loom_task_worker *w = loom__task_worker_me();
     struct loom_task_engine *e = &loom__task_engine;
     if (w == NULL)
         return;

@@ -93,7 +93,7 @@ static void run(struct loom_task_worker *w, struct loom_task_queue *q, struct lo
 
 int loom__task_keypoint(void)
 {
-    struct loom_task_worker *w = loom__task_self;
+    struct loom_task_worker *w = loom__task_worker_me();
     struct loom_task_engine *e = &loom__task_engine;
     if (w == NULL || e->q == NULL)
         return 0;
@@ -142,7 +142,7 @@ int loom__task_keypoint(void)
 
 int loom__task_work_visible(void)
 {
-    struct loom_task_worker *w = loom__task_self;
+    struct loom_task_worker *w = loom__task_worker_me();
     struct loom_task_engine *e = &loom__task_engine;
     if (w == NULL || e->q == NULL)
         return 0;

@@ -72,6 +72,7 @@ struct loom_task_worker {
     int steal;                 /* 1 if it may take stealable tasks from other queues */
     struct loom_event *event;  /* where it sleeps; notified when work may have come */
     int first;                 /* 1 if it is its id's first worker: the rank thread */
+    int dedicated;             /* 1 if it does nothing but run tasks (a progress thread) */
     int waiting;               /* depth of the waits it is in (loom__task_tending); own only */
     int kept;                  /* 1 while it has marked its home queue kept; own only */
     struct loom_task_stats stats;
@@ -79,6 +80,22 @@ struct loom_task_worker {
 
 /* The engine's worker for the calling thread, or NULL. */
 extern LOOM_TLS_FAST struct loom_task_worker *loom__task_self;
+
+/* How a thread that has no worker yet gets one when it reaches a keypoint: NULL for none, or a
+ * function returning the calling thread's new worker (made with loom__task_worker_init and
+ * made loom__task_self), or NULL if the thread works for no id. The layer above sets it once,
+ * before any worker runs (the threads a rank creates work for that rank: core/thread_worker.c). */
+extern struct loom_task_worker *(*loom__task_adopt)(void);
+
+/* The calling thread's worker, made by loom__task_adopt on its first call if it has none;
+ * NULL for a thread that works for nobody. */
+static inline struct loom_task_worker *loom__task_worker_me(void)
+{
+    struct loom_task_worker *w = loom__task_self;
+    if (__builtin_expect(w == NULL, 0) && loom__task_adopt)
+        w = loom__task_adopt();
+    return w;
+}
 
 /* Build the queues for topology t with room for max_workers workers (ranks + progress
  * threads), and record each id's home NUMA node as it registers. 0 or -1 (ENOMEM). Called
@@ -90,6 +107,12 @@ void loom__task_engine_fini(void);
  * Makes it loom__task_self. Any thread, once. */
 void loom__task_worker_register(struct loom_task_worker *w, const struct loom_cpuset *set,
                                 int id, int steal, struct loom_event *event);
+
+/* Fill w as a helper of id's workers without registering it: homed at queue `home`, never
+ * its queue's keeper, not counted by the engine's wake-ups (it must sleep on an event that
+ * id's registered worker gets, e.g. the same one). Stats zeroed. */
+void loom__task_worker_init(struct loom_task_worker *w, int home, int id, int steal,
+                            struct loom_event *event);
 
 /* The queue for a locality: the deepest node containing set (the machine queue for NULL).
  * Cost: a walk over the tree; callers keep the result (e.g. once per rank). */

@@ -67,6 +67,7 @@ static void *progress_thread(void *unused)
 {
     (void)unused;
     loom__self = &loom__job.ranks[1];
+    progress_worker.dedicated = 1; /* what tells a progress thread's worker apart */
     loom__task_self = &progress_worker;
     LOOM_TRACE_WAIT_SCOPE(); /* as progress threads live: inside a wait */
     for (int i = 0; i < 3; i++)
