@@ -39,9 +39,26 @@ void loom_privatize_register(void (*init)(void))
     init();
 }
 
-void loom__privatize_rank_start(void)
+LOOM_TLS_FAST size_t loom_privatize_delta;
+
+size_t loom__privatize_delta_to(const struct loom_rank *r)
 {
-    /* The functions only store addresses into the calling thread's own variables: running
+    return (size_t)((uintptr_t)r->view - (uintptr_t)&loom_privatize_delta);
+}
+
+size_t loom__privatize_enter(const struct loom_rank *r)
+{
+    size_t saved = loom_privatize_delta;
+    loom_privatize_delta = loom__privatize_delta_to(r);
+    return saved;
+}
+
+void loom__privatize_rank_start(struct loom_rank *r)
+{
+    /* Any thread-local of a module loaded at start marks the thread's static TLS block: its
+     * distance to the same variable in another thread is the distance between the blocks. */
+    r->view = (char *)&loom_privatize_delta;
+    /* The functions only store addresses into the rank's variables (its own thread's): running
      * them under the lock is safe and keeps a concurrent registration out of the walk. */
     pthread_mutex_lock(&lock);
     for (struct unit *u = units; u; u = u->next)

@@ -1,14 +1,42 @@
 /* core/privatize.h — run-time half of privatized globals (docs/privatize.md).
  *
  * loomcc's GCC plugin (tools/gcc-plugin/) makes every global and static variable of the
- * program thread-local, so each rank thread has its own. The parts of their initializers that
+ * program thread-local, and the copy in a rank's own thread is the rank's: every thread of the
+ * rank reaches it through loom_privatize_delta (below). The parts of their initializers that
  * take the address of another privatized variable (`int *p = &x;`) cannot live in the TLS
  * image: the plugin gives each translation unit an init function that stores them, and a
- * constructor that registers it here. loom runs every registered function on each rank thread
- * before the rank's main. */
+ * constructor that registers it here. loom runs every registered function once per rank, on
+ * the rank thread, before the rank's main. */
 #ifndef LOOM_CORE_PRIVATIZE_H
 #define LOOM_CORE_PRIVATIZE_H
 #include <stddef.h>
+#include <stdint.h>
+#include "core/tls.h"
+
+struct loom_rank;
+
+/* The calling thread's distance to its rank's privatized variables: code compiled by the
+ * plugin reaches the rank's copy of `x` at (char *)&x + loom_privatize_delta, &x being the
+ * calling thread's own thread-local copy (tools/gcc-plugin/access.cc). The rank's copies are
+ * its rank thread's, so this is the distance from the calling thread's static TLS block to its
+ * rank thread's: 0 in rank threads and in threads of no rank; set when a rank's thread starts
+ * another (core/thread_inherit.c); changed only around a rank's callback run by a thread of
+ * another rank (loom__privatize_enter). Own thread only. Exported: part of the plugin's ABI
+ * (the plugin declares it const: it does not change while a user function runs). */
+extern __attribute__((visibility("default"))) LOOM_TLS_FAST size_t loom_privatize_delta;
+
+/* The distance from the calling thread's thread-local block to rank r's rank thread's. r's
+ * thread has set r->view (loom__privatize_rank_start). */
+size_t loom__privatize_delta_to(const struct loom_rank *r);
+
+/* The calling thread sees rank r's privatized variables until loom__privatize_leave(saved)
+ * with what this returned: for user callbacks (a user-defined reduction) that a thread of
+ * another rank runs on r's behalf. */
+size_t loom__privatize_enter(const struct loom_rank *r);
+static inline void loom__privatize_leave(size_t saved)
+{
+    loom_privatize_delta = saved;
+}
 
 /* Called by the code the plugin generates (a constructor per translation unit, normally on
  * the main thread before main; later for a library loaded at run time). Records `init` and
@@ -16,9 +44,9 @@
  * Exported; the name is part of the plugin's ABI. Any thread. */
 __attribute__((visibility("default"))) void loom_privatize_register(void (*init)(void));
 
-/* Run every registered init function on the calling thread: a rank thread, before the rank's
- * main. */
-void loom__privatize_rank_start(void);
+/* On rank r's own thread, before the rank's main: record where its variables are (r->view)
+ * and run every registered init function on them. */
+void loom__privatize_rank_start(struct loom_rank *r);
 
 /* How many init functions are registered (for tests and loom-info). */
 int loom__privatize_count(void);

@@ -30,6 +30,9 @@ struct loom_rank {
     pthread_t thread;              /* written by the starter; read only by it (join) */
     pthread_t init_thread;         /* the thread that called MPI_Init (MPI_Is_thread_main) */
     struct loom_cpuset *cpuset;    /* where the rank runs; read-only */
+    char *view;                    /* where its privatized variables are: an address in its
+                                      thread's static TLS block (core/privatize.h); written by
+                                      its thread before the rank's main, then read-only */
     int argc;                      /* the rank's own copy of the arguments */
     char **argv;
     void *argv_block;              /* what loom frees (the rank may rewrite argv) */

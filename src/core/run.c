@@ -57,7 +57,7 @@ static void *rank_thread(void *p)
     if (loom__topo_bind_thread(loom__job.topo, r->cpuset, err, sizeof err) != 0)
         loom__log("warning: cannot bind: %s", err);
     /* Privatized globals: store this rank's addresses into its own copies (core/privatize.h). */
-    loom__privatize_rank_start();
+    loom__privatize_rank_start(r);
     int code = user_main(r->argc, r->argv);
     loom__rank_finish(r, code);
     return NULL;

@@ -1,9 +1,12 @@
 /* core/thread_inherit.c — threads a rank creates belong to that rank.
  *
- * Under MPI_THREAD_MULTIPLE a rank may start threads of its own (pthreads, OpenMP workers)
- * that call MPI. loom knows which rank a thread acts for through the thread-local loom__self,
- * so loom defines pthread_create(): a thread created by a rank thread starts with the
- * creator's loom__self. Threads created outside ranks are left alone.
+ * A rank may start threads of its own (pthreads, OpenMP workers, C++ threads, threads inside
+ * a library) that read and write the program's globals and, under MPI_THREAD_MULTIPLE, call
+ * MPI. loom knows which rank a thread acts for through the thread-local loom__self, and the
+ * code of the plugin finds the rank's privatized variables through loom_privatize_delta, so
+ * loom defines pthread_create(): a thread created by a thread of a rank starts with the
+ * creator's loom__self and the delta to that rank's variables (core/privatize.h), and so do
+ * the threads it creates in turn. Threads created outside ranks are left alone.
  *
  * The trampoline runs on the new thread before any sanitizer runtime has set that thread up
  * (a sanitizer's own pthread_create wraps ours), so it is kept out of instrumentation and
@@ -14,6 +17,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include "core/atomic.h"
+#include "core/privatize.h"
 #include "core/rank.h"
 
 struct start {
@@ -29,6 +33,9 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) static void *tram
     void *(*fn)(void *) = s->fn;
     void *arg = s->arg;
     loom__self = s->rank;
+    /* ...and sees its rank's privatized variables, not the copies in its own TLS. */
+    if (s->rank->view)
+        loom_privatize_delta = (size_t)((uintptr_t)s->rank->view - (uintptr_t)&loom_privatize_delta);
     loom__store_release(&s->taken, 1); /* pairs with the creator's acquire load below */
     return fn(arg);
 }
