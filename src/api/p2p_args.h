@@ -41,11 +41,15 @@ static inline int loom__p2p_check(const char *fn, MPI_Comm comm, const void *buf
 /* Fill r for an operation on communicator c (user handle comm). */
 void loom__p2p_fill(struct loom_request *r, struct loom_comm *c, MPI_Comm comm, void *buf,
                     int count, MPI_Datatype type, int peer, int tag);
-/* Copy a request's status out, unless MPI_STATUS_IGNORE. */
+/* Copy a request's status out, unless MPI_STATUS_IGNORE, leaving the caller's error field as
+ * it was: calls that return one status never set it (MPI 4.1, section 3.2.5). */
 static inline void loom__p2p_status_out(MPI_Status *out, const MPI_Status *st)
 {
-    if (out != MPI_STATUS_IGNORE && out != NULL)
+    if (out != MPI_STATUS_IGNORE && out != NULL) {
+        int error = out->MPI_ERROR;
         *out = *st;
+        out->MPI_ERROR = error;
+    }
 }
 /* Report a request's error (truncation) through its communicator; MPI_SUCCESS if none. */
 int loom__p2p_request_error(const char *fn, struct loom_request *r);

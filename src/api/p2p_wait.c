@@ -1,5 +1,6 @@
 /* api/p2p_wait.c — completing requests: Wait, Test and their all/any/some forms.
  * A null handle or an inactive persistent request counts as complete with an empty status. */
+#include <stdlib.h>
 #include "api/p2p_args.h"
 
 static inline int inactive(struct loom_request *r)
@@ -37,6 +38,8 @@ static int finish(MPI_Request *h, MPI_Status *status, MPI_Comm *comm)
     int err = r->error, persistent = r->persistent;
     *comm = r->comm;
     loom__p2p_status_out(status, &r->status);
+    if (status != MPI_STATUS_IGNORE && status != NULL && err != MPI_SUCCESS)
+        status->MPI_ERROR = err; /* read only by the array calls, which then fail */
     loom__req_retire(r); /* frees r unless persistent */
     if (!persistent)
         *h = MPI_REQUEST_NULL;
@@ -128,24 +131,41 @@ static int array_ready(void *arg)
     return a->want_all || active == 0;
 }
 
+/* An array call that fails returns MPI_ERR_IN_STATUS with every status's error field set:
+ * MPI_SUCCESS where its request succeeded (finish() set the others). */
+static void set_successes(MPI_Status statuses[], const int errs[], int n)
+{
+    if (statuses == MPI_STATUSES_IGNORE)
+        return;
+    for (int i = 0; i < n; i++)
+        if (errs[i] == MPI_SUCCESS)
+            statuses[i].MPI_ERROR = MPI_SUCCESS;
+}
+
 /* Finish every complete request of the array; returns MPI_ERR_IN_STATUS if one failed. */
 static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], MPI_Comm *comm)
 {
-    int failed = 0;
+    int failed = 0, small[16], *errs = count <= 16 ? small : malloc(sizeof *errs * (size_t)count);
     *comm = MPI_COMM_WORLD;
     for (int i = 0; i < count; i++) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-        if (inactive(reqs[i])) {
-            empty(st);
-            continue;
-        }
+        int err = MPI_SUCCESS;
         MPI_Comm c;
-        int err = finish(&reqs[i], st, &c);
+        if (inactive(reqs[i]))
+            empty(st);
+        else
+            err = finish(&reqs[i], st, &c);
+        if (errs)
+            errs[i] = err;
         if (err != MPI_SUCCESS && !failed) {
             failed = 1;
             *comm = c;
         }
     }
+    if (failed && errs)
+        set_successes(statuses, errs, count);
+    if (errs != small)
+        free(errs);
     return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
@@ -263,19 +283,27 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
         loom__wait_until(&loom__self->event, array_ready, &a);
     }
     int n = 0, failed = 0;
+    int small[16], *errs = incount <= 16 ? small : malloc(sizeof *errs * (size_t)incount);
     MPI_Comm fcomm = MPI_COMM_WORLD;
     for (int i = 0; i < incount; i++) {
         if (inactive(reqs[i]) || !loom__req_is_complete(reqs[i]))
             continue;
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
         MPI_Comm c;
-        if (finish(&reqs[i], st, &c) != MPI_SUCCESS && !failed) {
+        int err = finish(&reqs[i], st, &c);
+        if (errs)
+            errs[n] = err;
+        if (err != MPI_SUCCESS && !failed) {
             failed = 1;
             fcomm = c;
         }
         indices[n++] = i;
     }
     *outcount = n;
+    if (failed && errs)
+        set_successes(statuses, errs, n);
+    if (errs != small)
+        free(errs);
     return report(fn, fcomm, failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS);
 }
 

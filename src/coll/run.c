@@ -297,7 +297,6 @@ static void finish(struct loom_sched *s, struct loom_task *running)
         loom__task_cancel(&s->leaf);
     r->error = s->err;
     loom__p2p_status_empty(&r->status, MPI_ANY_SOURCE);
-    r->status.MPI_ERROR = s->err;
     struct loom_rank *owner = s->owner;
     drop(s);
     loom__req_complete(r); /* the last touch: the owner may free s from here on */

@@ -121,7 +121,7 @@ static void deliver_packed(struct loom_request *rr, int source, int tag, const v
     if (n)
         loom__dt_unpack(rr->buf, rr->type, rr->count, data, 0, n);
     rr->error = bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    loom__p2p_status_set(&rr->status, source, tag, rr->error, n);
+    loom__p2p_status_set(&rr->status, source, tag, n);
     LOOM_STATS_RECEIVED(rr->owner, n); /* LOOM_STATS: before completion frees rr */
     loom__req_complete(rr);
 }
@@ -254,7 +254,7 @@ int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int 
     }
     loom__inbox_unpack(buf, type, count, c->data, c->bytes);
     if (st)
-        loom__p2p_status_set(st, c->source, c->tag, MPI_SUCCESS, c->bytes);
+        loom__p2p_status_set(st, c->source, c->tag, c->bytes);
     LOOM_STATS_RECEIVED(m->rank, c->bytes); /* LOOM_STATS */
     return 1;
 }
@@ -324,7 +324,7 @@ int loom__p2p_probe(struct loom_p2p_ctx *ctx, int me, int source, int tag, MPI_S
     loom__lock(&m->lock);
     struct loom_envelope *e = find_unexpected(m, source, tag, take);
     if (e && st != MPI_STATUS_IGNORE)
-        loom__p2p_status_set(st, e->source, e->tag, MPI_SUCCESS, e->bytes);
+        loom__p2p_status_set(st, e->source, e->tag, e->bytes);
     loom__unlock(&m->lock);
     if (e && take)
         *taken = e;
@@ -357,16 +357,15 @@ int loom__p2p_cancel_recv(struct loom_request *r)
     return 1;
 }
 
-void loom__p2p_status_set(MPI_Status *st, int source, int tag, int error, size_t bytes)
+void loom__p2p_status_set(MPI_Status *st, int source, int tag, size_t bytes)
 {
     st->MPI_SOURCE = source;
     st->MPI_TAG = tag;
-    st->MPI_ERROR = error;
     st->loom_bytes = (MPI_Count)bytes;
     st->loom_cancelled = 0;
 }
 
 void loom__p2p_status_empty(MPI_Status *st, int source)
 {
-    loom__p2p_status_set(st, source, MPI_ANY_TAG, MPI_SUCCESS, 0);
+    loom__p2p_status_set(st, source, MPI_ANY_TAG, 0);
 }

@@ -105,8 +105,10 @@ int loom__p2p_cancel_recv(struct loom_request *r);
  * message moves (the task engine will cut it into chunks run by other threads). */
 void loom__p2p_transfer(struct loom_request *sreq, struct loom_request *rreq);
 
-/* Fill a status: its envelope, error class and byte count (not cancelled). */
-void loom__p2p_status_set(MPI_Status *st, int source, int tag, int error, size_t bytes);
+/* Fill a status: its envelope and byte count (not cancelled). The error field is left alone:
+ * calls that return one status never set it (MPI 4.1, section 3.2.5); the request keeps its
+ * error in `error`, and the calls that return an array of statuses set it there. */
+void loom__p2p_status_set(MPI_Status *st, int source, int tag, size_t bytes);
 /* Fill a status for a receive from PROC_NULL / an empty request. */
 void loom__p2p_status_empty(MPI_Status *st, int source);
 #endif

@@ -34,8 +34,8 @@ static void finish(struct loom_request *s, struct loom_request *r, size_t n)
 {
     size_t bytes = loom__dt_stream_size(s->type, s->count);
     r->error = bytes > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    loom__p2p_status_set(&r->status, s->me, s->tag, r->error, n);
-    loom__p2p_status_set(&s->status, s->peer, s->tag, MPI_SUCCESS, n);
+    loom__p2p_status_set(&r->status, s->me, s->tag, n);
+    loom__p2p_status_set(&s->status, s->peer, s->tag, n);
     LOOM_STATS_RECEIVED(r->owner, n); /* LOOM_STATS: before completion frees r */
     /* Receive first: its data is in place before the sender may return. */
     loom__req_complete(r);
