@@ -1,15 +1,22 @@
-/* core/privatize.c — the registry of per-unit init functions of privatized globals.
+/* core/privatize.c — the run-time half of privatized globals (core/privatize.h,
+ * docs/privatize.md): each thread's distance to its rank's variables, the registry of per-unit
+ * init functions, the large variables whose copies in the threads a rank creates are given
+ * back, and the stack size threads need beside a large TLS.
  *
  * Each translation unit compiled by loomcc's plugin with an initializer that takes the address
- * of a privatized variable registers one function (core/privatize.h). The list only grows;
- * its nodes live until the process ends (reachable from `units`, so not a leak). Registration
- * normally happens in constructors before main, single-threaded, but a library loaded with
- * dlopen may register from any thread while ranks run, hence the lock. */
+ * of a privatized variable registers one function. The list only grows; its nodes live until
+ * the process ends (reachable from `units`, so not a leak). Registration normally happens in
+ * constructors before main, single-threaded, but a library loaded with dlopen may register
+ * from any thread while ranks run, hence the lock. */
 #include <link.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include "core/atomic.h"
 #include "core/privatize.h"
 #include "core/rank.h"
 
@@ -39,7 +46,49 @@ void loom_privatize_register(void (*init)(void))
     init();
 }
 
-LOOM_TLS_FAST size_t loom_privatize_delta;
+/* Weak: the executable's definition (libloom-main, core/main.c) takes precedence. This one
+ * serves programs that keep their own main. */
+__attribute__((weak)) LOOM_TLS_FAST size_t loom_privatize_delta;
+
+/* The large per-rank variables (loom_privatize_large): where each one lies in any thread, as
+ * an offset from that thread's loom_privatize_delta (the same in every thread: static TLS).
+ * A list that only grows, pushed with a release CAS and read with acquire loads without lock
+ * (by new threads); its nodes live until the process ends. */
+struct large {
+    intptr_t offset;
+    size_t size;
+    struct large *next;
+};
+static struct large *_Atomic larges;
+static _Atomic uintptr_t page_size; /* set by every registration (the same value) */
+
+void loom_privatize_large(void *addr, size_t size)
+{
+    struct large *l = malloc(sizeof *l); /* lives until the process ends */
+    if (l == NULL)
+        return; /* the pages just stay */
+    loom__store_relaxed(&page_size, (uintptr_t)sysconf(_SC_PAGESIZE));
+    /* addr is the caller's view: its rank's copy if it works for a rank */
+    uintptr_t own = (uintptr_t)addr - loom_privatize_delta;
+    l->offset = (intptr_t)(own - (uintptr_t)&loom_privatize_delta);
+    l->size = size;
+    l->next = loom__load_acquire(&larges);
+    while (!atomic_compare_exchange_weak_explicit(&larges, &l->next, l, memory_order_release,
+                                                  memory_order_acquire))
+        ;
+}
+
+__attribute__((no_sanitize("address", "thread", "undefined"))) void
+loom__privatize_drop_copies(void)
+{
+    uintptr_t base = (uintptr_t)&loom_privatize_delta, page = loom__load_relaxed(&page_size);
+    for (struct large *l = loom__load_acquire(&larges); l; l = l->next) {
+        uintptr_t start = base + (uintptr_t)l->offset, end = start + l->size;
+        uintptr_t lo = (start + page - 1) & ~(page - 1), hi = end & ~(page - 1);
+        if (hi > lo) /* only whole pages of the variable: nothing else lives there */
+            syscall(SYS_madvise, (void *)lo, hi - lo, MADV_DONTNEED);
+    }
+}
 
 size_t loom__privatize_delta_to(const struct loom_rank *r)
 {

@@ -44,6 +44,20 @@ static inline void loom__privatize_leave(size_t saved)
  * Exported; the name is part of the plugin's ABI. Any thread. */
 __attribute__((visibility("default"))) void loom_privatize_register(void (*init)(void));
 
+/* Called by the code the plugin generates (the constructor of a unit that defines a per-rank
+ * variable of at least 64 KiB): `addr` is the calling thread's view of the variable, `size`
+ * its size. In a thread that a rank creates, that variable's own thread-local copy is never
+ * used (every access goes to the rank's), so loom gives its whole pages back to the system
+ * when the thread starts (loom__privatize_drop_copies). Exported; part of the plugin's ABI. Any
+ * thread. */
+__attribute__((visibility("default"))) void loom_privatize_large(void *addr, size_t size);
+
+/* In a thread that a thread of a rank has just created, before it runs any of the program's
+ * code: give back the pages of its own copies of the large per-rank variables (glibc filled
+ * them when it made the thread; nothing reads them). Raw system calls only: it runs in
+ * pthread_create's trampoline, before any sanitizer has set the thread up. */
+void loom__privatize_drop_copies(void);
+
 /* On rank r's own thread, before the rank's main: record where its variables are (r->view)
  * and run every registered init function on them. */
 void loom__privatize_rank_start(struct loom_rank *r);
@@ -53,8 +67,9 @@ int loom__privatize_count(void);
 
 /* glibc carves a thread's static TLS block out of its stack, and when the TLS is larger than
  * the default stack it only adds a few pages: a program with a 64 MB privatized array would
- * give its ranks ~16 KB of stack. Return 1 and the stack size rank threads need (the usual
+ * give its threads ~16 KB of stack. Return 1 and the stack size a thread needs (the usual
  * stack, RLIMIT_STACK or 8 MB, plus the TLS of every loaded module), or 0 when the TLS is small
- * enough for the default. loom_run's thread, before starting the ranks. */
+ * enough for the default. loom_run makes it the process's default thread stack size before it
+ * starts the ranks, so ranks, progress threads and the program's own threads get it. */
 int loom__privatize_stack_size(size_t *size);
 #endif

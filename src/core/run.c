@@ -168,14 +168,21 @@ int loom_run(int argc, char **argv, int (*rank_main)(int argc, char **argv))
         free_job();
         return 1;
     }
-    /* Large privatized globals live in each rank thread's TLS, carved out of its stack: ask
-     * for a stack that leaves the usual room besides them (core/privatize.h). */
-    pthread_attr_t attr, *attrp = NULL;
+    /* Large privatized globals live in every thread's TLS, carved out of its stack: the
+     * threads loom starts (ranks, progress threads) and those the program starts with a
+     * default stack (OpenMP workers, pthreads) get the usual room besides them: the process's
+     * default stack size becomes that (core/privatize.h). */
     size_t stack;
-    if (loom__privatize_stack_size(&stack) && pthread_attr_init(&attr) == 0) {
-        attrp = &attr;
-        if (pthread_attr_setstacksize(&attr, stack) != 0)
-            loom__log("warning: cannot give rank threads a %zu-byte stack", stack);
+    if (loom__privatize_stack_size(&stack)) {
+        pthread_attr_t def;
+        int ok = pthread_getattr_default_np(&def) == 0;
+        if (ok) {
+            ok = pthread_attr_setstacksize(&def, stack) == 0 &&
+                 pthread_setattr_default_np(&def) == 0;
+            pthread_attr_destroy(&def);
+        }
+        if (!ok)
+            loom__log("warning: cannot make the default thread stack %zu bytes", stack);
     }
     int started = 0;
     for (; started < j->nranks; started++) {
@@ -183,14 +190,12 @@ int loom_run(int argc, char **argv, int (*rank_main)(int argc, char **argv))
         /* Start order: one rank at a time until its MPI_Init, getopt reset for each
          * (core/start_order.h). */
         loom__start_order_before(r);
-        if (pthread_create(&r->thread, attrp, rank_thread, r) != 0) {
+        if (pthread_create(&r->thread, NULL, rank_thread, r) != 0) {
             loom__log("cannot start rank thread %d of %d", started, j->nranks);
             loom__job_abort(1);
         }
         loom__start_order_wait(r);
     }
-    if (attrp)
-        pthread_attr_destroy(attrp);
     for (int i = 0; i < started; i++)
         pthread_join(j->ranks[i].thread, NULL);
     int status = 0;

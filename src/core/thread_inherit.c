@@ -34,8 +34,10 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) static void *tram
     void *arg = s->arg;
     loom__self = s->rank;
     /* ...and sees its rank's privatized variables, not the copies in its own TLS. */
-    if (s->rank->view)
+    if (s->rank->view) {
         loom_privatize_delta = (size_t)((uintptr_t)s->rank->view - (uintptr_t)&loom_privatize_delta);
+        loom__privatize_drop_copies(); /* its own copies of large variables: never used */
+    }
     loom__store_release(&s->taken, 1); /* pairs with the creator's acquire load below */
     return fn(arg);
 }

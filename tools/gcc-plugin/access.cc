@@ -7,8 +7,8 @@
  * the shared libraries it links) lies at the same offset from every thread's thread pointer.
  * So the rank's copy of `x`, seen from any thread, is at
  *     &x + loom_privatize_delta
- * where &x is the calling thread's own copy and loom_privatize_delta (an initial-exec
- * thread-local of libloom) is the distance from the calling thread's thread pointer to its rank
+ * where &x is the calling thread's own copy and loom_privatize_delta (a thread-local that the
+ * executable defines, core/delta.c) is the distance from the calling thread's thread pointer to its rank
  * thread's: 0 in a rank thread (and outside the ranks), set by loom when it starts a thread
  * for a rank (core/thread_inherit.c) and while loom runs a rank's callback on another thread.
  * The threads a rank creates (OpenMP workers, pthreads, C++ threads, and the threads those
@@ -61,7 +61,9 @@ static tree delta_decl(void)
     TREE_READONLY(d) = 1;
     TREE_USED(d) = 1;
     DECL_ARTIFICIAL(d) = 1;
-    set_decl_tls_model(d, TLS_MODEL_INITIAL_EXEC);
+    /* In code for an executable, the executable defines it (libloom-main, core/delta.c): one
+     * load at a link-time offset. In code for a shared library, initial-exec finds it. */
+    set_decl_tls_model(d, flag_shlib ? TLS_MODEL_INITIAL_EXEC : TLS_MODEL_LOCAL_EXEC);
     delta = d;
     return d;
 }

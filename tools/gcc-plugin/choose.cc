@@ -129,6 +129,10 @@ static const char *must_stay_shared(tree d)
     return NULL;
 }
 
+/* A per-rank variable this large (bytes) is registered with loom (loom_privatize_large): 16
+ * pages of 4 KiB, so that the pages it fully covers are worth a system call per thread. */
+static const unsigned HOST_WIDE_INT large_bytes = 64 * 1024;
+
 /* Every candidate variable: defined in this unit (the varpool) or used by it (externs found in
  * function bodies and initializers), in a stable order for deterministic output. */
 static hash_set<tree> *candidates;
@@ -243,8 +247,16 @@ void loom_choose_per_rank(void)
             any = true;
         }
     }
-    if (any && !seen_error())
-        loom_emit_registration(stmts);
+    /* Variables of this unit that span whole pages: their copies in the threads a rank
+     * creates are never used (every access goes to the rank's), and loom gives them back. */
+    auto_vec<tree> large;
+    for (tree d : ord)
+        if (loom_is_per_rank(d) && TREE_STATIC(d) && DECL_SIZE_UNIT(d) &&
+            tree_fits_uhwi_p(DECL_SIZE_UNIT(d)) &&
+            tree_to_uhwi(DECL_SIZE_UNIT(d)) >= large_bytes)
+            large.safe_push(d);
+    if ((any || !large.is_empty()) && !seen_error())
+        loom_emit_registration(any ? stmts : NULL_TREE, large);
     candidates = NULL;
     order = NULL;
 }

@@ -113,16 +113,29 @@ static tree build_function(const char *name, tree body, bool constructor)
     return fn;
 }
 
-/* `init` runs on every rank; a constructor hands it to loom_privatize_register(). */
-void loom_emit_registration(tree stmts)
+/* `init` runs on every rank; a constructor hands it to loom_privatize_register(), and the
+ * large variables to loom_privatize_large(). */
+void loom_emit_registration(tree stmts, const vec<tree> &large)
 {
-    tree init = build_function("__loom_privatize_init", stmts, false);
-    tree init_ptr = build_pointer_type(TREE_TYPE(init));
-    tree reg_type = build_function_type_list(void_type_node, init_ptr, NULL_TREE);
-    tree reg = build_fn_decl("loom_privatize_register", reg_type);
-    tree call = build_call_expr(reg, 1, build1(ADDR_EXPR, init_ptr, init));
     tree body = alloc_stmt_list();
-    append_to_statement_list(call, &body);
+    if (stmts) {
+        tree init = build_function("__loom_privatize_init", stmts, false);
+        tree init_ptr = build_pointer_type(TREE_TYPE(init));
+        tree reg_type = build_function_type_list(void_type_node, init_ptr, NULL_TREE);
+        tree reg = build_fn_decl("loom_privatize_register", reg_type);
+        append_to_statement_list(build_call_expr(reg, 1, build1(ADDR_EXPR, init_ptr, init)),
+                                 &body);
+    }
+    if (!large.is_empty()) {
+        tree type = build_function_type_list(void_type_node, ptr_type_node, size_type_node,
+                                             NULL_TREE);
+        tree fn = build_fn_decl("loom_privatize_large", type);
+        for (tree d : large) {
+            tree addr = fold_convert(ptr_type_node, build_fold_addr_expr(d));
+            tree size = fold_convert(size_type_node, DECL_SIZE_UNIT(d));
+            append_to_statement_list(build_call_expr(fn, 2, addr, size), &body);
+        }
+    }
     build_function("__loom_privatize_register_unit", body, true);
 }
 

@@ -35,9 +35,11 @@ void loom_choose_per_rank(void);
  * (`init` with each part that mentions a per-rank variable replaced by zero) and append to
  * `stmts` the assignments that store those parts on each rank. */
 tree loom_split_init(tree lhs, tree init, tree *stmts);
-/* Emit the unit's init function with body `stmts` and a constructor that registers it with
- * loom (loom_privatize_register). */
-void loom_emit_registration(tree stmts);
+/* Emit the unit's constructor: it registers with loom the init function made of `stmts` (if
+ * not NULL: loom_privatize_register) and each per-rank variable of `large` (defined here and
+ * large enough to span whole pages: loom_privatize_large), whose copy in a thread that a rank
+ * creates is never used, so loom gives its pages back. */
+void loom_emit_registration(tree stmts, const vec<tree> &large);
 
 /* main_rename.cc: give the unit's `main`, if it defines one and the unit did not define
  * LOOM_NO_MAIN_RENAME, the symbol loom_user_main. End of parsing. */
