@@ -57,12 +57,13 @@ __attribute__((weak)) LOOM_TLS_FAST size_t loom_privatize_delta;
 struct large {
     intptr_t offset;
     size_t size;
+    int zero; /* its image is all zeros */
     struct large *next;
 };
 static struct large *_Atomic larges;
 static _Atomic uintptr_t page_size; /* set by every registration (the same value) */
 
-void loom_privatize_large(void *addr, size_t size)
+void loom_privatize_large(void *addr, size_t size, int zero)
 {
     struct large *l = malloc(sizeof *l); /* lives until the process ends */
     if (l == NULL)
@@ -72,22 +73,56 @@ void loom_privatize_large(void *addr, size_t size)
     uintptr_t own = (uintptr_t)addr - loom_privatize_delta;
     l->offset = (intptr_t)(own - (uintptr_t)&loom_privatize_delta);
     l->size = size;
+    l->zero = zero;
     l->next = loom__load_acquire(&larges);
     while (!atomic_compare_exchange_weak_explicit(&larges, &l->next, l, memory_order_release,
                                                   memory_order_acquire))
         ;
 }
 
-__attribute__((no_sanitize("address", "thread", "undefined"))) void
-loom__privatize_drop_copies(void)
+enum drop_what { DROP_ALL, DROP_ZERO, DROP_STILL_ZERO };
+
+/* 1 if the n bytes at p (whole pages, so aligned) are all zero. */
+static int all_zero(const void *p, size_t n)
+{
+    const uint64_t *w = p;
+    for (size_t i = 0; i < n / sizeof *w; i++)
+        if (w[i])
+            return 0;
+    return 1;
+}
+
+/* Give back the whole pages of the calling thread's own copies of the large variables: all of
+ * them, those whose image is zero, or those whose image is zero and that are still zero. */
+__attribute__((no_sanitize("address", "thread", "undefined"))) static void
+drop(enum drop_what what)
 {
     uintptr_t base = (uintptr_t)&loom_privatize_delta, page = loom__load_relaxed(&page_size);
     for (struct large *l = loom__load_acquire(&larges); l; l = l->next) {
+        if (what != DROP_ALL && !l->zero)
+            continue;
         uintptr_t start = base + (uintptr_t)l->offset, end = start + l->size;
         uintptr_t lo = (start + page - 1) & ~(page - 1), hi = end & ~(page - 1);
-        if (hi > lo) /* only whole pages of the variable: nothing else lives there */
-            syscall(SYS_madvise, (void *)lo, hi - lo, MADV_DONTNEED);
+        if (hi <= lo)
+            continue;
+        if (what == DROP_STILL_ZERO && !all_zero((void *)lo, hi - lo))
+            continue;
+        /* only whole pages of the variable: nothing else lives there */
+        syscall(SYS_madvise, (void *)lo, hi - lo, MADV_DONTNEED);
     }
+}
+
+__attribute__((no_sanitize("address", "thread", "undefined"))) void
+loom__privatize_drop_copies(void)
+{
+    drop(DROP_ALL);
+}
+
+void loom__privatize_main_start(void)
+{
+    /* The main thread's copies are read only by code outside the ranks (constructors,
+     * destructors): a zero one that nothing wrote can be zero pages again. */
+    drop(DROP_STILL_ZERO);
 }
 
 size_t loom__privatize_delta_to(const struct loom_rank *r)
@@ -107,6 +142,7 @@ void loom__privatize_rank_start(struct loom_rank *r)
     /* Any thread-local of a module loaded at start marks the thread's static TLS block: its
      * distance to the same variable in another thread is the distance between the blocks. */
     r->view = (char *)&loom_privatize_delta;
+    drop(DROP_ZERO); /* zero pages come back as the rank touches them, on its NUMA node */
     /* The functions only store addresses into the rank's variables (its own thread's): running
      * them under the lock is safe and keeps a concurrent registration out of the walk. */
     pthread_mutex_lock(&lock);

@@ -172,6 +172,7 @@ int loom_run(int argc, char **argv, int (*rank_main)(int argc, char **argv))
      * threads loom starts (ranks, progress threads) and those the program starts with a
      * default stack (OpenMP workers, pthreads) get the usual room besides them: the process's
      * default stack size becomes that (core/privatize.h). */
+    loom__privatize_main_start();
     size_t stack;
     if (loom__privatize_stack_size(&stack)) {
         pthread_attr_t def;

@@ -128,12 +128,17 @@ void loom_emit_registration(tree stmts, const vec<tree> &large)
     }
     if (!large.is_empty()) {
         tree type = build_function_type_list(void_type_node, ptr_type_node, size_type_node,
-                                             NULL_TREE);
+                                             integer_type_node, NULL_TREE);
         tree fn = build_fn_decl("loom_privatize_large", type);
         for (tree d : large) {
             tree addr = fold_convert(ptr_type_node, build_fold_addr_expr(d));
             tree size = fold_convert(size_type_node, DECL_SIZE_UNIT(d));
-            append_to_statement_list(build_call_expr(fn, 2, addr, size), &body);
+            /* zero: its image is all zeros (what is left of it once split) */
+            tree init = DECL_INITIAL(d);
+            int zero = !init || init == error_mark_node || initializer_zerop(init);
+            append_to_statement_list(
+                build_call_expr(fn, 3, addr, size, build_int_cst(integer_type_node, zero)),
+                &body);
         }
     }
     build_function("__loom_privatize_register_unit", body, true);

@@ -38,7 +38,8 @@ tree loom_split_init(tree lhs, tree init, tree *stmts);
 /* Emit the unit's constructor: it registers with loom the init function made of `stmts` (if
  * not NULL: loom_privatize_register) and each per-rank variable of `large` (defined here and
  * large enough to span whole pages: loom_privatize_large), whose copy in a thread that a rank
- * creates is never used, so loom gives its pages back. */
+ * creates is never used, so loom gives its pages back, and whose copy in a rank thread, when
+ * its image is all zeros, loom leaves to be touched by the rank as it uses it. */
 void loom_emit_registration(tree stmts, const vec<tree> &large);
 
 /* main_rename.cc: give the unit's `main`, if it defines one and the unit did not define
