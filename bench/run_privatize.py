@@ -188,7 +188,15 @@ def main():
         else:
             md.append(f'| {label} | {nt} | – | – | – | {wrong} (all) |')
     md += ['', '## Builds', ''] + [f'- `{c}`' for c in info['build']]
-    (out / 'privatize.md').write_text(R.report_text(md) + '\n')
+    text = R.report_text(md)
+    if args.baseline_loom:
+        # name the baseline by its commit, not by where it was built
+        b = Path(args.baseline_loom).resolve()
+        commit = subprocess.run(['git', '-C', str(b), 'rev-parse', '--short', 'HEAD'],
+                                capture_output=True, text=True).stdout.strip() or '?'
+        text = text.replace(args.baseline_loom, str(b)).replace(
+            str(b), f'<loom build of git {commit}>')
+    (out / 'privatize.md').write_text(text + '\n')
     R.log(f'wrote {out / "privatize.md"}')
 
 

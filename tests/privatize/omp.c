@@ -17,6 +17,7 @@
 #include <omp.h>
 #include <stdint.h>
 #include "check.h"
+#include "own_address.h"
 
 #define NT 4
 #define N 1000
@@ -119,13 +120,7 @@ int main(int argc, char **argv)
     MPI_Allreduce(totals, sum, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     CHECK_INT(sum[0], size * NT * rounds);
     CHECK_INT(sum[2], 3 * size * NT * rounds);
-    uintptr_t mine = (uintptr_t)&counter_atomic, all[64];
-    CHECK(size <= 64);
-    MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
-                  MPI_COMM_WORLD);
-    for (int i = 0; i < size; i++)
-        for (int j = 0; j < i; j++)
-            CHECK(all[i] != all[j]);
+    check_own_address(&counter_atomic);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         printf("omp: %d ranks x %d threads share their rank's globals\n", size, NT);
