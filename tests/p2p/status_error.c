@@ -23,7 +23,8 @@ int main(int argc, char **argv)
     if (peer >= size)
         peer = rank; /* the last of an odd number talks to itself */
     OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-    static int out[100000], in[100000];
+    int *out = p2p_malloc(sizeof *out * 100001), *in = p2p_malloc(sizeof *in * 100001);
+    int *in2 = p2p_malloc(sizeof *in2 * 100001); /* two receives in flight: two buffers */
     const int counts[] = {1, 100, 100000}; /* a cell, eager, rendezvous */
     for (int k = 0; k < 3; k++) {
         int n = counts[k];
@@ -78,7 +79,7 @@ int main(int argc, char **argv)
         OK(MPI_Isend(out, n, MPI_INT, peer, 5, MPI_COMM_WORLD, &rs[0]));
         OK(MPI_Isend(out, n + 1, MPI_INT, peer, 6, MPI_COMM_WORLD, &rs[1]));
         OK(MPI_Irecv(in, n, MPI_INT, peer, 5, MPI_COMM_WORLD, &rs[2]));
-        OK(MPI_Irecv(in, n, MPI_INT, peer, 6, MPI_COMM_WORLD, &rs[3])); /* one int short */
+        OK(MPI_Irecv(in2, n, MPI_INT, peer, 6, MPI_COMM_WORLD, &rs[3])); /* one int short */
         FAILS(MPI_Waitall(4, rs, sts), MPI_ERR_IN_STATUS);
         CHECK_INT(sts[0].MPI_ERROR, MPI_SUCCESS);
         CHECK_INT(sts[1].MPI_ERROR, MPI_SUCCESS);
@@ -95,6 +96,9 @@ int main(int argc, char **argv)
         CHECK_INT(sts[0].MPI_ERROR, DUMMY);
         CHECK_INT(sts[1].MPI_ERROR, DUMMY);
     }
+    free(out);
+    free(in);
+    free(in2);
     OK(MPI_Barrier(MPI_COMM_WORLD));
     if (rank == 0)
         printf("status_error: error fields as the standard says\n");

@@ -8,6 +8,7 @@
  *  - variables already thread-local (`_Thread_local`, `__thread`, OpenMP `threadprivate`), and
  *    register variables;
  *  - variables marked LOOM_SHARED (__attribute__((loom_shared))) or given a section, aliases;
+ *  - data the compiler itself makes while parsing (UBSan's descriptors, named `*.L...`);
  *  - const variables whose type holds no pointer (their value is the same in every rank), and
  *    internal const variables whose initializer names no per-rank variable. A const
  *    variable with external linkage and pointers in its type is per rank, because another
@@ -112,6 +113,9 @@ static const char *must_stay_shared(tree d)
     if (lookup_attribute("alias", DECL_ATTRIBUTES(d)) ||
         lookup_attribute("weakref", DECL_ATTRIBUTES(d)))
         return "an alias";
+    if (DECL_ARTIFICIAL(d) && DECL_NAME(d) &&
+        (IDENTIFIER_POINTER(DECL_NAME(d))[0] == '*' || IDENTIFIER_POINTER(DECL_NAME(d))[0] == '.'))
+        return "the compiler's own data (a sanitizer's descriptors)";
     if (DECL_EXTERNAL(d)) {
         if (DECL_IN_SYSTEM_HEADER(d))
             return "declared in a system header (a library's variable)";
