@@ -68,8 +68,17 @@ static tree delta_decl(void)
     return d;
 }
 
+bool loom_opaque_addresses;
+
 /* Insert `p = addr + loom_privatize_delta` before the statement at gsi; return p. `addr` is
- * the address of the calling thread's copy (an invariant: &x). */
+ * the address of the calling thread's copy (an invariant: &x).
+ *
+ * As pointer arithmetic, the object-size pass reads `&x + delta` as "x, delta bytes in", and
+ * a check of the object's size at run time (-fsanitize=object-size, _FORTIFY_SOURCE=3: GCC's
+ * __builtin_dynamic_object_size) then finds no room left in any thread whose delta is not 0.
+ * In units built with those, the sum is made on integers, which that pass cannot follow (it
+ * then knows no size, as for any pointer of unknown origin); points-to analysis, which can,
+ * loses a little precision there. Elsewhere it stays pointer arithmetic. */
 static tree rank_address(tree addr, gimple_stmt_iterator *gsi, location_t loc)
 {
     tree ptype = TREE_TYPE(addr);
@@ -77,9 +86,18 @@ static tree rank_address(tree addr, gimple_stmt_iterator *gsi, location_t loc)
     tree a = create_tmp_reg(ptype, "loom_mine");
     tree d = create_tmp_reg(sizetype, "loom_delta");
     tree p = create_tmp_reg(ptype, "loom_rank");
-    gimple *s[3] = {gimple_build_assign(a, unshare_expr(addr)),
-                    gimple_build_assign(d, delta_decl()),
-                    gimple_build_assign(p, POINTER_PLUS_EXPR, a, d)};
+    auto_vec<gimple *, 5> s;
+    s.safe_push(gimple_build_assign(a, unshare_expr(addr)));
+    s.safe_push(gimple_build_assign(d, delta_decl()));
+    if (loom_opaque_addresses) {
+        tree ia = create_tmp_reg(sizetype, "loom_mine_int");
+        tree ip = create_tmp_reg(sizetype, "loom_rank_int");
+        s.safe_push(gimple_build_assign(ia, NOP_EXPR, a));
+        s.safe_push(gimple_build_assign(ip, PLUS_EXPR, ia, d));
+        s.safe_push(gimple_build_assign(p, NOP_EXPR, ip));
+    } else {
+        s.safe_push(gimple_build_assign(p, POINTER_PLUS_EXPR, a, d));
+    }
     for (gimple *g : s) {
         gimple_set_location(g, loc);
         gsi_insert_before(gsi, g, GSI_SAME_STMT);

@@ -20,12 +20,47 @@
  * none (lto1 at link-time optimization, cc1plus), where it does not rename main. */
 extern cpp_reader *parse_in __attribute__((weak));
 extern int cpp_defined(cpp_reader *, const unsigned char *, int) __attribute__((weak));
+extern cpp_hashnode *cpp_lookup(cpp_reader *, const unsigned char *, unsigned int)
+    __attribute__((weak));
+extern const unsigned char *cpp_macro_definition(cpp_reader *, cpp_hashnode *)
+    __attribute__((weak));
+
+/* Whether the unit defines `name` (0 where there is no preprocessor). */
+static bool defined_macro(const char *name)
+{
+    return &parse_in && cpp_defined &&
+           cpp_defined(parse_in, (const unsigned char *)name, (int)strlen(name));
+}
+
+/* The level of _FORTIFY_SOURCE the unit defines: 0 if none, 3 (the safe side) if its value
+ * is not a plain number. */
+static int fortify_level(void)
+{
+    static const char name[] = "_FORTIFY_SOURCE";
+    if (!defined_macro(name))
+        return 0;
+    const unsigned char *(*definition)(cpp_reader *, cpp_hashnode *) = cpp_macro_definition;
+    if (!cpp_lookup || !definition)
+        return 3;
+    cpp_hashnode *node = cpp_lookup(parse_in, (const unsigned char *)name, sizeof name - 1);
+    const char *def = node ? (const char *)definition(parse_in, node) : NULL;
+    if (!def || strncmp(def, name, sizeof name - 1) != 0)
+        return 3;
+    char *end;
+    long level = strtol(def + sizeof name - 1, &end, 10);
+    return *end == '\0' ? (int)level : 3; /* "_FORTIFY_SOURCE 2"; "_FORTIFY_SOURCE" alone is 1 */
+}
+
+void loom_note_object_size_checks(void)
+{
+    /* Run-time object sizes: UBSan's object-size check and _FORTIFY_SOURCE=3 (levels 1 and 2
+     * use sizes known at compile time, which access.cc's pointers do not mislead). */
+    loom_opaque_addresses = (flag_sanitize & SANITIZE_OBJECT_SIZE) || fortify_level() >= 3;
+}
 
 void loom_rename_main(void)
 {
-    static const char opt_out[] = "LOOM_NO_MAIN_RENAME";
-    if (!&parse_in || !cpp_defined ||
-        cpp_defined(parse_in, (const unsigned char *)opt_out, sizeof opt_out - 1))
+    if (!&parse_in || !cpp_defined || defined_macro("LOOM_NO_MAIN_RENAME"))
         return;
     cgraph_node *f;
     FOR_EACH_FUNCTION(f)

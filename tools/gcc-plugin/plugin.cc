@@ -54,6 +54,7 @@ static void parse_file_then_choose(void)
         return;
     loom_choose_per_rank();
     loom_rename_main();
+    loom_note_object_size_checks();
 }
 
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)

@@ -45,7 +45,13 @@ void loom_emit_registration(tree stmts, const vec<tree> &large);
 /* main_rename.cc: give the unit's `main`, if it defines one and the unit did not define
  * LOOM_NO_MAIN_RENAME, the symbol loom_user_main. End of parsing. */
 void loom_rename_main(void);
+/* Also there (it needs the preprocessor): note whether the unit checks object sizes at run
+ * time (-fsanitize=object-size, _FORTIFY_SOURCE), which access.cc must not mislead. */
+void loom_note_object_size_checks(void);
 
-/* Step 2 (access.cc): register the pass. */
+/* Step 2 (access.cc): register the pass. With loom_opaque_addresses (set at the end of
+ * parsing for units that check object sizes at run time) the rank's address is computed on
+ * integers. */
+extern bool loom_opaque_addresses;
 void loom_register_access_pass(const char *plugin_name);
 #endif
