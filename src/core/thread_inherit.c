@@ -10,9 +10,10 @@
  *
  * The trampoline runs on the new thread before any sanitizer runtime has set that thread up
  * (a sanitizer's own pthread_create wraps ours), so it is kept out of instrumentation and
- * touches nothing but its arguments on the creator's stack and its own TLS slot. The creator
- * waits until the new thread has copied them (`taken`, release/acquire), so no allocation is
- * needed. */
+ * touches nothing but its arguments on the creator's stack, the rank's `view` (read-only once
+ * the rank runs), its own TLS slots, the list of large variables (read-only nodes) and the
+ * madvise system call. The creator waits until the new thread has copied its arguments
+ * (`taken`, release/acquire), so no allocation is needed. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
