@@ -1,6 +1,5 @@
 /* api/p2p_wait.c — completing requests: Wait, Test and their all/any/some forms.
  * A null handle or an inactive persistent request counts as complete with an empty status. */
-#include <stdlib.h>
 #include "api/p2p_args.h"
 
 static inline int inactive(struct loom_request *r)
@@ -31,15 +30,17 @@ static int check_array(const char *fn, int count, MPI_Request reqs[])
 }
 
 /* The user's side of a complete request: status out, then retire it (the handle becomes
- * MPI_REQUEST_NULL unless persistent). Returns its error class; *comm gets its communicator. */
-static int finish(MPI_Request *h, MPI_Status *status, MPI_Comm *comm)
+ * MPI_REQUEST_NULL unless persistent). Returns its error class; *comm gets its communicator.
+ * The status's error field is set only with `set_error`: by an array call that fails with
+ * MPI_ERR_IN_STATUS (MPI 4.1, section 3.2.5), then in every status, MPI_SUCCESS included. */
+static int finish(MPI_Request *h, MPI_Status *status, MPI_Comm *comm, int set_error)
 {
     struct loom_request *r = *h;
     int err = r->error, persistent = r->persistent;
     *comm = r->comm;
     loom__p2p_status_out(status, &r->status);
-    if (status != MPI_STATUS_IGNORE && status != NULL && err != MPI_SUCCESS)
-        status->MPI_ERROR = err; /* read only by the array calls, which then fail */
+    if (set_error && status != MPI_STATUS_IGNORE && status != NULL)
+        status->MPI_ERROR = err;
     loom__req_retire(r); /* frees r unless persistent */
     if (!persistent)
         *h = MPI_REQUEST_NULL;
@@ -77,7 +78,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
                                "not a valid request (freed?)");
     loom__req_wait(r);
     MPI_Comm comm;
-    int err = finish(request, status, &comm);
+    int err = finish(request, status, &comm, 0);
     return report("MPI_Wait", comm, err);
 }
 
@@ -102,7 +103,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!*flag)
         return MPI_SUCCESS;
     MPI_Comm comm;
-    int err = finish(request, status, &comm);
+    int err = finish(request, status, &comm, 0);
     return report("MPI_Test", comm, err);
 }
 
@@ -131,41 +132,38 @@ static int array_ready(void *arg)
     return a->want_all || active == 0;
 }
 
-/* An array call that fails returns MPI_ERR_IN_STATUS with every status's error field set:
- * MPI_SUCCESS where its request succeeded (finish() set the others). */
-static void set_successes(MPI_Status statuses[], const int errs[], int n)
+/* An array call fails with MPI_ERR_IN_STATUS when one of its requests failed, and then sets
+ * the error field of every status it returns. Its first failure found: the statuses [0, n)
+ * already written were successes, so MPI_SUCCESS goes into theirs. */
+static void first_failure(MPI_Status statuses[], int n)
 {
     if (statuses == MPI_STATUSES_IGNORE)
         return;
     for (int i = 0; i < n; i++)
-        if (errs[i] == MPI_SUCCESS)
-            statuses[i].MPI_ERROR = MPI_SUCCESS;
+        statuses[i].MPI_ERROR = MPI_SUCCESS;
 }
 
-/* Finish every complete request of the array; returns MPI_ERR_IN_STATUS if one failed. */
+/* Finish every request of the array, all complete; returns MPI_ERR_IN_STATUS if one failed. */
 static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], MPI_Comm *comm)
 {
-    int failed = 0, small[16], *errs = count <= 16 ? small : malloc(sizeof *errs * (size_t)count);
+    int failed = 0;
     *comm = MPI_COMM_WORLD;
     for (int i = 0; i < count; i++) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-        int err = MPI_SUCCESS;
-        MPI_Comm c;
-        if (inactive(reqs[i]))
+        if (inactive(reqs[i])) {
             empty(st);
-        else
-            err = finish(&reqs[i], st, &c);
-        if (errs)
-            errs[i] = err;
-        if (err != MPI_SUCCESS && !failed) {
-            failed = 1;
-            *comm = c;
+            if (failed && st != MPI_STATUS_IGNORE)
+                st->MPI_ERROR = MPI_SUCCESS;
+            continue;
         }
+        if (!failed && reqs[i]->error != MPI_SUCCESS) {
+            failed = 1;
+            *comm = reqs[i]->comm; /* the first that failed reports */
+            first_failure(statuses, i);
+        }
+        MPI_Comm c;
+        finish(&reqs[i], st, &c, failed);
     }
-    if (failed && errs)
-        set_successes(statuses, errs, count);
-    if (errs != small)
-        free(errs);
     return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
@@ -242,7 +240,7 @@ static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *f
         return MPI_SUCCESS;
     }
     MPI_Comm comm;
-    int err = finish(&reqs[i], status, &comm);
+    int err = finish(&reqs[i], status, &comm, 0); /* one status: its error field stays */
     return report(fn, comm, err);
 }
 
@@ -283,27 +281,21 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
         loom__wait_until(&loom__self->event, array_ready, &a);
     }
     int n = 0, failed = 0;
-    int small[16], *errs = incount <= 16 ? small : malloc(sizeof *errs * (size_t)incount);
     MPI_Comm fcomm = MPI_COMM_WORLD;
     for (int i = 0; i < incount; i++) {
         if (inactive(reqs[i]) || !loom__req_is_complete(reqs[i]))
             continue;
+        if (!failed && reqs[i]->error != MPI_SUCCESS) {
+            failed = 1;
+            fcomm = reqs[i]->comm; /* the first that failed reports */
+            first_failure(statuses, n);
+        }
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
         MPI_Comm c;
-        int err = finish(&reqs[i], st, &c);
-        if (errs)
-            errs[n] = err;
-        if (err != MPI_SUCCESS && !failed) {
-            failed = 1;
-            fcomm = c;
-        }
+        finish(&reqs[i], st, &c, failed);
         indices[n++] = i;
     }
     *outcount = n;
-    if (failed && errs)
-        set_successes(statuses, errs, n);
-    if (errs != small)
-        free(errs);
     return report(fn, fcomm, failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS);
 }
 

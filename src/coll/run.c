@@ -104,11 +104,9 @@ static void start_round(struct loom_sched *s, int r)
             size_t b = loom__dt_stream_size(o->type, o->count);
             loom__dt_copy(o->buf, o->type, o->count, o->src, o->stype, o->scount, 0,
                           a < b ? a : b);
-        } else if (o->kind == LOOM_SOP_REDUCE && s->op->predefined) {
-            loom__op_apply(s->op, o->src, o->buf, o->count, o->type);
         } else if (o->kind == LOOM_SOP_REDUCE) {
-            /* A user function reads the globals of the rank whose schedule this is, whichever
-             * thread runs the step (another rank's, a progress thread). */
+            /* A user-defined operation reads the globals of the rank whose schedule this is,
+             * whichever thread runs the step (another rank's, a progress thread). */
             size_t saved = loom__privatize_enter(s->owner);
             loom__op_apply(s->op, o->src, o->buf, o->count, o->type);
             loom__privatize_leave(saved);

@@ -46,7 +46,7 @@ void loom_privatize_register(void (*init)(void))
     init();
 }
 
-/* Weak: the executable's definition (libloom-main, core/main.c) takes precedence. This one
+/* Weak: the executable's definition (libloom-main, core/delta.c) takes precedence. This one
  * serves programs that keep their own main. */
 __attribute__((weak)) LOOM_TLS_FAST size_t loom_privatize_delta;
 
@@ -113,8 +113,11 @@ drop(enum drop_what what)
 }
 
 __attribute__((no_sanitize("address", "thread", "undefined"))) void
-loom__privatize_drop_copies(void)
+loom__privatize_thread_start(const struct loom_rank *r)
 {
+    if (r->view == NULL)
+        return; /* a rank that has not started its main (unit tests build such ranks) */
+    loom_privatize_delta = (size_t)((uintptr_t)r->view - (uintptr_t)&loom_privatize_delta);
     drop(DROP_ALL);
 }
 

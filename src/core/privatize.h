@@ -49,18 +49,19 @@ __attribute__((visibility("default"))) void loom_privatize_register(void (*init)
  * its size, `zero` 1 if its initial image is all zeros. In a thread that a rank creates, that
  * variable's own thread-local copy is never used (every access goes to the rank's), so loom
  * gives its whole pages back to the system when the thread starts
- * (loom__privatize_drop_copies). In a rank thread, glibc has zeroed (so touched) a zero
+ * (loom__privatize_thread_start). In a rank thread, glibc has zeroed (so touched) a zero
  * variable's pages; loom gives them back too, so that they come back, zero, as the rank
  * touches them, from the rank's own NUMA node, as a process's untouched data would
  * (loom__privatize_rank_start). Exported; part of the plugin's ABI. Any thread. */
 __attribute__((visibility("default"))) void loom_privatize_large(void *addr, size_t size,
                                                                   int zero);
 
-/* In a thread that a thread of a rank has just created, before it runs any of the program's
- * code: give back the pages of its own copies of the large per-rank variables (glibc filled
- * them when it made the thread; nothing reads them). Raw system calls only: it runs in
- * pthread_create's trampoline, before any sanitizer has set the thread up. */
-void loom__privatize_drop_copies(void);
+/* In a thread that a thread of rank r has just created, before it runs any of the program's
+ * code: make it see r's variables (loom_privatize_delta), and give back the pages of its own
+ * copies of the large ones (glibc filled them when it made the thread; nothing reads them).
+ * Uninstrumented, raw system calls only: it runs in pthread_create's trampoline, before any
+ * sanitizer has set the thread up. */
+void loom__privatize_thread_start(const struct loom_rank *r);
 
 /* On loom_run's thread, before the ranks start: give back the pages of its copies of large
  * variables whose image is zero and that are still zero (nobody else reads them). */

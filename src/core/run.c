@@ -168,11 +168,12 @@ int loom_run(int argc, char **argv, int (*rank_main)(int argc, char **argv))
         free_job();
         return 1;
     }
+    /* This thread's copies of large zero globals, untouched, can be zero pages again. */
+    loom__privatize_main_start();
     /* Large privatized globals live in every thread's TLS, carved out of its stack: the
      * threads loom starts (ranks, progress threads) and those the program starts with a
      * default stack (OpenMP workers, pthreads) get the usual room besides them: the process's
      * default stack size becomes that (core/privatize.h). */
-    loom__privatize_main_start();
     size_t stack;
     if (loom__privatize_stack_size(&stack)) {
         pthread_attr_t def;

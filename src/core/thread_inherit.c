@@ -10,9 +10,9 @@
  *
  * The trampoline runs on the new thread before any sanitizer runtime has set that thread up
  * (a sanitizer's own pthread_create wraps ours), so it is kept out of instrumentation and
- * touches nothing but its arguments on the creator's stack, the rank's `view` (read-only once
- * the rank runs), its own TLS slots, the list of large variables (read-only nodes) and the
- * madvise system call. The creator waits until the new thread has copied its arguments
+ * touches nothing but its arguments on the creator's stack, its own TLS slots and, through
+ * loom__privatize_thread_start (uninstrumented too), the rank's `view` (read-only once the rank
+ * runs), the list of large variables (read-only nodes) and the madvise system call. The creator waits until the new thread has copied its arguments
  * (`taken`, release/acquire), so no allocation is needed. */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -34,11 +34,7 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) static void *tram
     void *(*fn)(void *) = s->fn;
     void *arg = s->arg;
     loom__self = s->rank;
-    /* ...and sees its rank's privatized variables, not the copies in its own TLS. */
-    if (s->rank->view) {
-        loom_privatize_delta = (size_t)((uintptr_t)s->rank->view - (uintptr_t)&loom_privatize_delta);
-        loom__privatize_drop_copies(); /* its own copies of large variables: never used */
-    }
+    loom__privatize_thread_start(s->rank); /* its rank's globals, not its own copies */
     loom__store_release(&s->taken, 1); /* pairs with the creator's acquire load below */
     return fn(arg);
 }

@@ -1,6 +1,7 @@
 /* The error field of a status: calls that return one status leave it as it was (MPI 4.1,
  * section 3.2.5: Recv, Mrecv, Imrecv+Wait, Probe, Mprobe, Iprobe, Sendrecv, Wait, Test, whether
- * the message came through a ring cell, an eager copy or a rendezvous); an array call that
+ * the message came through a ring cell, an eager copy or a rendezvous, and when the receive is
+ * truncated); an array call that
  * fails with MPI_ERR_IN_STATUS sets it in every status: the error where its request failed,
  * MPI_SUCCESS elsewhere. Partners: rank^1, or the rank itself when alone. */
 #include "p2p_check.h"
@@ -69,6 +70,12 @@ int main(int argc, char **argv)
         for (flag = 0; !flag;)
             OK(MPI_Test(&rq, &flag, &st));
         CHECK_INT(st.MPI_ERROR, DUMMY);
+        /* A truncated receive: the class is returned, the error field still left alone */
+        OK(MPI_Isend(out, n + 1, MPI_INT, peer, 8, MPI_COMM_WORLD, &rq));
+        st = fresh();
+        FAILS(MPI_Recv(in, n, MPI_INT, peer, 8, MPI_COMM_WORLD, &st), MPI_ERR_TRUNCATE);
+        CHECK_INT(st.MPI_ERROR, DUMMY);
+        OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
         /* Sendrecv */
         st = fresh();
         OK(MPI_Sendrecv(out, n, MPI_INT, peer, 4, in, n, MPI_INT, peer, 4, MPI_COMM_WORLD, &st));
