@@ -8,6 +8,7 @@
 #ifndef LOOM_API_API_H
 #define LOOM_API_API_H
 #include "mpi.h"
+#include "api/mpi_impl.h" /* loom__mpi_xxx: the implementation of MPI_Xxx (generated) */
 #include "core/error.h"
 #include "core/atomic.h"
 #include "core/rank.h"

@@ -46,9 +46,9 @@ static const char *keyval_problem(int id, int allow_freed, struct loom_keyval **
     return NULL;
 }
 
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
-                           MPI_Comm_delete_attr_function *delete_fn, int *keyval,
-                           void *extra_state)
+int loom__mpi_comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
+                                 MPI_Comm_delete_attr_function *delete_fn, int *keyval,
+                                 void *extra_state)
 {
     LOOM_API_ENTER("MPI_Comm_create_keyval");
     if (keyval == NULL)
@@ -65,7 +65,7 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_free_keyval(int *keyval)
+int loom__mpi_comm_free_keyval(int *keyval)
 {
     LOOM_API_ENTER("MPI_Comm_free_keyval");
     const char *fn = "MPI_Comm_free_keyval";
@@ -83,7 +83,7 @@ int MPI_Comm_free_keyval(int *keyval)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val)
+int loom__mpi_comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val)
 {
     LOOM_API_ENTER("MPI_Comm_set_attr");
     const char *fn = "MPI_Comm_set_attr";
@@ -103,7 +103,7 @@ int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+int loom__mpi_comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     LOOM_API_ENTER("MPI_Comm_get_attr");
     const char *fn = "MPI_Comm_get_attr";
@@ -130,7 +130,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+int loom__mpi_comm_delete_attr(MPI_Comm comm, int keyval)
 {
     LOOM_API_ENTER("MPI_Comm_delete_attr");
     const char *fn = "MPI_Comm_delete_attr";

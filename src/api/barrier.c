@@ -15,13 +15,13 @@ static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request, int nb)
     return loom__coll_call(fn, comm, LOOM_COLL_BARRIER, c, &a, nb ? request : NULL);
 }
 
-int MPI_Barrier(MPI_Comm comm)
+int loom__mpi_barrier(MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Barrier");
     return barrier("MPI_Barrier", comm, NULL, 0);
 }
 
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ibarrier");
     return barrier("MPI_Ibarrier", comm, request, 1);

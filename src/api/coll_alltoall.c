@@ -59,54 +59,54 @@ static int alltoall(const char *fn, enum form f, const void *sendbuf, int sendco
     return loom__coll_call(fn, comm, kind, c, &a, nb ? request : NULL);
 }
 
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int loom__mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Alltoall");
     return alltoall("MPI_Alltoall", PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
                     recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL, 0);
 }
 
-int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ialltoall");
     return alltoall("MPI_Ialltoall", PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
                     recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, request, 1);
 }
 
-int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int loom__mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Alltoallv");
     return alltoall("MPI_Alltoallv", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
                     recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, NULL, 0);
 }
 
-int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                   MPI_Request *request)
+int loom__mpi_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ialltoallv");
     return alltoall("MPI_Ialltoallv", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
                     recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, request, 1);
 }
 
-int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+int loom__mpi_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Alltoallw");
     return alltoall("MPI_Alltoallw", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
                     recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, NULL, 0);
 }
 
-int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                   MPI_Request *request)
+int loom__mpi_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                         const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                         MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ialltoallw");
     return alltoall("MPI_Ialltoallw", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,

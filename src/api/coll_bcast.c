@@ -21,14 +21,14 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int ro
     return loom__coll_call(fn, comm, LOOM_COLL_BCAST, c, &a, nb ? request : NULL);
 }
 
-int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int loom__mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Bcast");
     return bcast("MPI_Bcast", buffer, count, datatype, root, comm, NULL, 0);
 }
 
-int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-               MPI_Request *request)
+int loom__mpi_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                     MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ibcast");
     return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, 1);

@@ -134,95 +134,95 @@ static int reduce_scatter(const char *fn, enum loom_coll_kind kind, const void *
     return rc;
 }
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               int root, MPI_Comm comm)
+int loom__mpi_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Reduce");
     return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0);
 }
 
-int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ireduce");
     return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request, 1);
 }
 
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                  MPI_Op op, MPI_Comm comm)
+int loom__mpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Allreduce");
     return everyone("MPI_Allreduce", LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op,
                     comm, NULL, 0);
 }
 
-int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int loom__mpi_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Iallreduce");
     return everyone("MPI_Iallreduce", LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype,
                     op, comm, request, 1);
 }
 
-int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm)
+int loom__mpi_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Scan");
     return everyone("MPI_Scan", LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                     NULL, 0);
 }
 
-int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm, MPI_Request *request)
+int loom__mpi_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Iscan");
     return everyone("MPI_Iscan", LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                     request, 1);
 }
 
-int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm)
+int loom__mpi_exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Exscan");
     return everyone("MPI_Exscan", LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
                     NULL, 0);
 }
 
-int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm, MPI_Request *request)
+int loom__mpi_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Iexscan");
     return everyone("MPI_Iexscan", LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op,
                     comm, request, 1);
 }
 
-int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int loom__mpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Reduce_scatter");
     return reduce_scatter("MPI_Reduce_scatter", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
                           recvcounts, 0, datatype, op, comm, NULL, 0);
 }
 
-int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ireduce_scatter");
     return reduce_scatter("MPI_Ireduce_scatter", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
                           recvcounts, 0, datatype, op, comm, request, 1);
 }
 
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int loom__mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Reduce_scatter_block");
     return reduce_scatter("MPI_Reduce_scatter_block", LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
                           recvbuf, NULL, recvcount, datatype, op, comm, NULL, 0);
 }
 
-int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                              MPI_Request *request)
+int loom__mpi_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                    MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ireduce_scatter_block");
     return reduce_scatter("MPI_Ireduce_scatter_block", LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,

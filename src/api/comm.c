@@ -12,7 +12,7 @@ static struct loom_comm *get_comm(MPI_Comm comm, const char *fn, int *rc)
     return c;
 }
 
-int MPI_Comm_rank(MPI_Comm comm, int *rank)
+int loom__mpi_comm_rank(MPI_Comm comm, int *rank)
 {
     LOOM_API_ENTER("MPI_Comm_rank");
     int rc = MPI_SUCCESS;
@@ -25,7 +25,7 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_size(MPI_Comm comm, int *size)
+int loom__mpi_comm_size(MPI_Comm comm, int *size)
 {
     LOOM_API_ENTER("MPI_Comm_size");
     int rc = MPI_SUCCESS;
@@ -38,7 +38,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+int loom__mpi_comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
     LOOM_API_ENTER("MPI_Comm_compare");
     int rc = MPI_SUCCESS;
@@ -59,7 +59,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+int loom__mpi_comm_group(MPI_Comm comm, MPI_Group *group)
 {
     LOOM_API_ENTER("MPI_Comm_group");
     int rc = MPI_SUCCESS;
@@ -74,7 +74,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+int loom__mpi_comm_test_inter(MPI_Comm comm, int *flag)
 {
     LOOM_API_ENTER("MPI_Comm_test_inter");
     int rc = MPI_SUCCESS;
@@ -87,7 +87,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+int loom__mpi_comm_set_name(MPI_Comm comm, const char *comm_name)
 {
     LOOM_API_ENTER("MPI_Comm_set_name");
     int rc = MPI_SUCCESS;
@@ -104,7 +104,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+int loom__mpi_comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
     LOOM_API_ENTER("MPI_Comm_get_name");
     int rc = MPI_SUCCESS;

@@ -74,13 +74,13 @@ static int dup_common(MPI_Comm comm, MPI_Info info, int use_info, MPI_Comm *newc
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+int loom__mpi_comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     LOOM_API_ENTER("MPI_Comm_dup");
     return dup_common(comm, MPI_INFO_NULL, 0, newcomm, "MPI_Comm_dup");
 }
 
-int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+int loom__mpi_comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     LOOM_API_ENTER("MPI_Comm_dup_with_info");
     return dup_common(comm, info, 1, newcomm, "MPI_Comm_dup_with_info");
@@ -99,7 +99,7 @@ static int split_common(MPI_Comm comm, struct loom_comm *c, int color, int key,
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+int loom__mpi_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     LOOM_API_ENTER("MPI_Comm_split");
     int rc = MPI_SUCCESS;
@@ -124,8 +124,8 @@ static const char *split_type_name(int t)
     return "";
 }
 
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
-                        MPI_Comm *newcomm)
+int loom__mpi_comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                              MPI_Comm *newcomm)
 {
     LOOM_API_ENTER("MPI_Comm_split_type");
     const char *fn = "MPI_Comm_split_type";
@@ -161,7 +161,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     return rc;
 }
 
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+int loom__mpi_comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     LOOM_API_ENTER("MPI_Comm_create");
     const char *fn = "MPI_Comm_create";
@@ -183,7 +183,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+int loom__mpi_comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     LOOM_API_ENTER("MPI_Comm_create_group");
     const char *fn = "MPI_Comm_create_group";
@@ -208,7 +208,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_free(MPI_Comm *comm)
+int loom__mpi_comm_free(MPI_Comm *comm)
 {
     LOOM_API_ENTER("MPI_Comm_free");
     const char *fn = "MPI_Comm_free";

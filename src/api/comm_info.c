@@ -3,7 +3,7 @@
 #include "api/api.h"
 #include "comm/comm.h"
 
-int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+int loom__mpi_comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     LOOM_API_ENTER("MPI_Comm_set_info");
     const char *fn = "MPI_Comm_set_info";
@@ -41,7 +41,7 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+int loom__mpi_comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
     LOOM_API_ENTER("MPI_Comm_get_info");
     const char *fn = "MPI_Comm_get_info";

@@ -16,7 +16,7 @@ static int check_type(const char *fn, MPI_Datatype t)
     return why ? FAIL(fn, MPI_ERR_TYPE, "datatype %s", why) : MPI_SUCCESS;
 }
 
-int MPI_Type_commit(MPI_Datatype *datatype)
+int loom__mpi_type_commit(MPI_Datatype *datatype)
 {
     LOOM_API_ENTER("MPI_Type_commit");
     static const char fn[] = "MPI_Type_commit";
@@ -32,7 +32,7 @@ int MPI_Type_commit(MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_free(MPI_Datatype *datatype)
+int loom__mpi_type_free(MPI_Datatype *datatype)
 {
     LOOM_API_ENTER("MPI_Type_free");
     static const char fn[] = "MPI_Type_free";
@@ -49,7 +49,7 @@ int MPI_Type_free(MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+int loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     LOOM_API_ENTER("MPI_Type_get_extent");
     static const char fn[] = "MPI_Type_get_extent";
@@ -63,7 +63,7 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+int loom__mpi_type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
     LOOM_API_ENTER("MPI_Type_get_true_extent");
     static const char fn[] = "MPI_Type_get_true_extent";
@@ -77,7 +77,7 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
     return MPI_SUCCESS;
 }
 
-int MPI_Type_size(MPI_Datatype datatype, int *size)
+int loom__mpi_type_size(MPI_Datatype datatype, int *size)
 {
     LOOM_API_ENTER("MPI_Type_size");
     static const char fn[] = "MPI_Type_size";
@@ -90,7 +90,7 @@ int MPI_Type_size(MPI_Datatype datatype, int *size)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+int loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     LOOM_API_ENTER("MPI_Type_size_x");
     static const char fn[] = "MPI_Type_size_x";
@@ -103,7 +103,7 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_set_name(MPI_Datatype datatype, const char *name)
+int loom__mpi_type_set_name(MPI_Datatype datatype, const char *name)
 {
     LOOM_API_ENTER("MPI_Type_set_name");
     static const char fn[] = "MPI_Type_set_name";
@@ -116,7 +116,7 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *name)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
+int loom__mpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
 {
     LOOM_API_ENTER("MPI_Type_get_name");
     static const char fn[] = "MPI_Type_get_name";
@@ -129,7 +129,7 @@ int MPI_Type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-int MPI_Get_address(const void *location, MPI_Aint *address)
+int loom__mpi_get_address(const void *location, MPI_Aint *address)
 {
     LOOM_API_ENTER("MPI_Get_address");
     if (address == NULL)
@@ -140,12 +140,12 @@ int MPI_Get_address(const void *location, MPI_Aint *address)
 
 /* MPI_Aint_add and MPI_Aint_diff return an address, not an error code: no checks. Addresses
  * are plain integers here, so this is integer arithmetic (done unsigned: no overflow UB). */
-MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+MPI_Aint loom__mpi_aint_add(MPI_Aint base, MPI_Aint disp)
 {
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 
-MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+MPI_Aint loom__mpi_aint_diff(MPI_Aint addr1, MPI_Aint addr2)
 {
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }

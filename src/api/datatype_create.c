@@ -66,7 +66,7 @@ static int finish(const char *fn, int rc, struct loom_datatype *const *t, MPI_Da
     return MPI_SUCCESS;
 }
 
-int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_contiguous");
     static const char fn[] = "MPI_Type_contiguous";
@@ -77,8 +77,8 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     return finish(fn, loom__dt_contiguous((size_t)count, oldtype, &t), &t, newtype);
 }
 
-int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                    MPI_Datatype *newtype)
+int loom__mpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                          MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_vector");
     static const char fn[] = "MPI_Type_vector";
@@ -91,8 +91,8 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
     return finish(fn, rc, &t, newtype);
 }
 
-int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+int loom__mpi_type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hvector");
     static const char fn[] = "MPI_Type_create_hvector";
@@ -152,24 +152,25 @@ static int indexed(const char *fn, int count, const int *blens, int blen, const 
     return finish(fn, rc, &t, newtype);
 }
 
-int MPI_Type_indexed(int count, const int blocklengths[], const int displacements[],
-                     MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_indexed(int count, const int blocklengths[], const int displacements[],
+                           MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_indexed");
     return indexed("MPI_Type_indexed", count, blocklengths, 0, displacements, NULL, NULL,
                    oldtype, MPI_COMBINER_INDEXED, newtype);
 }
 
-int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
-                             MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_create_hindexed(int count, const int blocklengths[],
+                                   const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hindexed");
     return indexed("MPI_Type_create_hindexed", count, blocklengths, 0, NULL, displacements,
                    NULL, oldtype, MPI_COMBINER_HINDEXED, newtype);
 }
 
-int MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[],
-                                  MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_create_indexed_block(int count, int blocklength, const int displacements[],
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_indexed_block");
     static const char fn[] = "MPI_Type_create_indexed_block";
@@ -177,8 +178,8 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int displace
                    MPI_COMBINER_INDEXED_BLOCK, newtype);
 }
 
-int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[],
-                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[],
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hindexed_block");
     static const char fn[] = "MPI_Type_create_hindexed_block";
@@ -186,16 +187,17 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint di
                    MPI_COMBINER_HINDEXED_BLOCK, newtype);
 }
 
-int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
-                           const MPI_Datatype types[], MPI_Datatype *newtype)
+int loom__mpi_type_create_struct(int count, const int blocklengths[],
+                                 const MPI_Aint displacements[], const MPI_Datatype types[],
+                                 MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_struct");
     return indexed("MPI_Type_create_struct", count, blocklengths, 0, NULL, displacements, types,
                    NULL, MPI_COMBINER_STRUCT, newtype);
 }
 
-int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                            MPI_Datatype *newtype)
+int loom__mpi_type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                  MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_resized");
     static const char fn[] = "MPI_Type_create_resized";
@@ -209,9 +211,9 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                   newtype);
 }
 
-int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
-                             const int starts[], int order, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype)
+int loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subsizes[],
+                                   const int starts[], int order, MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_subarray");
     static const char fn[] = "MPI_Type_create_subarray";
@@ -244,7 +246,7 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
                   newtype);
 }
 
-int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_dup");
     static const char fn[] = "MPI_Type_dup";

@@ -3,7 +3,7 @@
 #include "api/api.h"
 #include "comm/comm.h"
 
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+int loom__mpi_comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     LOOM_API_ENTER("MPI_Comm_create_errhandler");
     if (fn == NULL || errhandler == NULL)
@@ -20,7 +20,7 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler 
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+int loom__mpi_comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     LOOM_API_ENTER("MPI_Comm_set_errhandler");
     struct loom_comm *c = loom__comm_resolve(comm);
@@ -37,7 +37,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+int loom__mpi_comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     LOOM_API_ENTER("MPI_Comm_get_errhandler");
     struct loom_comm *c = loom__comm_resolve(comm);
@@ -53,7 +53,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+int loom__mpi_comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     LOOM_API_ENTER("MPI_Comm_call_errhandler");
     if (loom__comm_resolve(comm) == NULL)
@@ -61,14 +61,14 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
                                "invalid communicator");
     char text[MPI_MAX_ERROR_STRING];
     int len;
-    if (MPI_Error_string(errorcode, text, &len) != MPI_SUCCESS)
+    if (loom__mpi_error_string(errorcode, text, &len) != MPI_SUCCESS)
         text[0] = '\0';
     loom__api_error(comm, "MPI_Comm_call_errhandler", errorcode, "error %d: %s", errorcode,
                     text);
     return MPI_SUCCESS;
 }
 
-int MPI_Errhandler_free(MPI_Errhandler *errhandler)
+int loom__mpi_errhandler_free(MPI_Errhandler *errhandler)
 {
     LOOM_API_ENTER("MPI_Errhandler_free");
     if (errhandler == NULL || !loom__object_is(*errhandler, LOOM_MAGIC_ERRHANDLER))

@@ -109,7 +109,7 @@ int loom__api_check_initialized(const char *fn)
     loom__job_abort(LOOM_FATAL_STATUS);
 }
 
-int MPI_Error_class(int errorcode, int *errorclass)
+int loom__mpi_error_class(int errorcode, int *errorclass)
 {
     if (class_text(errorcode) == NULL)
         return loom__api_error(MPI_COMM_NULL, "MPI_Error_class", MPI_ERR_ARG,
@@ -121,7 +121,7 @@ int MPI_Error_class(int errorcode, int *errorclass)
     return MPI_SUCCESS;
 }
 
-int MPI_Error_string(int errorcode, char *string, int *resultlen)
+int loom__mpi_error_string(int errorcode, char *string, int *resultlen)
 {
     const char *text = class_text(errorcode);
     if (text == NULL)

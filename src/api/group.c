@@ -15,7 +15,7 @@ static struct loom_group *get_group(MPI_Group g, const char *fn, int *rc)
     return g;
 }
 
-int MPI_Group_size(MPI_Group group, int *size)
+int loom__mpi_group_size(MPI_Group group, int *size)
 {
     LOOM_API_ENTER("MPI_Group_size");
     int rc = MPI_SUCCESS;
@@ -28,7 +28,7 @@ int MPI_Group_size(MPI_Group group, int *size)
     return MPI_SUCCESS;
 }
 
-int MPI_Group_rank(MPI_Group group, int *rank)
+int loom__mpi_group_rank(MPI_Group group, int *rank)
 {
     LOOM_API_ENTER("MPI_Group_rank");
     int rc = MPI_SUCCESS;
@@ -41,8 +41,8 @@ int MPI_Group_rank(MPI_Group group, int *rank)
     return MPI_SUCCESS;
 }
 
-int MPI_Group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Group g2,
-                              int ranks2[])
+int loom__mpi_group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Group g2,
+                                    int ranks2[])
 {
     LOOM_API_ENTER("MPI_Group_translate_ranks");
     const char *fn = "MPI_Group_translate_ranks";
@@ -77,7 +77,7 @@ int MPI_Group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Group
     return MPI_SUCCESS;
 }
 
-int MPI_Group_compare(MPI_Group g1, MPI_Group g2, int *result)
+int loom__mpi_group_compare(MPI_Group g1, MPI_Group g2, int *result)
 {
     LOOM_API_ENTER("MPI_Group_compare");
     int rc = MPI_SUCCESS;
@@ -94,7 +94,7 @@ int MPI_Group_compare(MPI_Group g1, MPI_Group g2, int *result)
     return MPI_SUCCESS;
 }
 
-int MPI_Group_free(MPI_Group *group)
+int loom__mpi_group_free(MPI_Group *group)
 {
     LOOM_API_ENTER("MPI_Group_free");
     if (group == NULL)

@@ -67,13 +67,13 @@ static int incl_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgr
     return finish(fn, rc, ng, newgroup);
 }
 
-int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+int loom__mpi_group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     LOOM_API_ENTER("MPI_Group_incl");
     return incl_excl(group, n, ranks, newgroup, 0, "MPI_Group_incl");
 }
 
-int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+int loom__mpi_group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     LOOM_API_ENTER("MPI_Group_excl");
     return incl_excl(group, n, ranks, newgroup, 1, "MPI_Group_excl");
@@ -145,13 +145,13 @@ static int range_incl_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *n
     return finish(fn, rc, ng, newgroup);
 }
 
-int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+int loom__mpi_group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     LOOM_API_ENTER("MPI_Group_range_incl");
     return range_incl_excl(group, n, ranges, newgroup, 0, "MPI_Group_range_incl");
 }
 
-int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+int loom__mpi_group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     LOOM_API_ENTER("MPI_Group_range_excl");
     return range_incl_excl(group, n, ranges, newgroup, 1, "MPI_Group_range_excl");
@@ -178,19 +178,19 @@ static int set_op(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup, enum set_op o
     return finish(fn, rc, ng, newgroup);
 }
 
-int MPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup)
+int loom__mpi_group_union(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup)
 {
     LOOM_API_ENTER("MPI_Group_union");
     return set_op(g1, g2, newgroup, UNION, "MPI_Group_union");
 }
 
-int MPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup)
+int loom__mpi_group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup)
 {
     LOOM_API_ENTER("MPI_Group_intersection");
     return set_op(g1, g2, newgroup, INTERSECTION, "MPI_Group_intersection");
 }
 
-int MPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup)
+int loom__mpi_group_difference(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup)
 {
     LOOM_API_ENTER("MPI_Group_difference");
     return set_op(g1, g2, newgroup, DIFFERENCE, "MPI_Group_difference");

@@ -43,7 +43,7 @@ static int check_writable(const char *fn, struct loom_info *i)
     return MPI_SUCCESS;
 }
 
-int MPI_Info_create(MPI_Info *info)
+int loom__mpi_info_create(MPI_Info *info)
 {
     LOOM_API_ENTER("MPI_Info_create");
     if (info == NULL)
@@ -55,7 +55,7 @@ int MPI_Info_create(MPI_Info *info)
     return MPI_SUCCESS;
 }
 
-int MPI_Info_set(MPI_Info info, const char *key, const char *value)
+int loom__mpi_info_set(MPI_Info info, const char *key, const char *value)
 {
     LOOM_API_ENTER("MPI_Info_set");
     const char *fn = "MPI_Info_set";
@@ -78,7 +78,7 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value)
     return MPI_SUCCESS;
 }
 
-int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
+int loom__mpi_info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
     LOOM_API_ENTER("MPI_Info_get");
     const char *fn = "MPI_Info_get";
@@ -98,7 +98,7 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
     return MPI_SUCCESS;
 }
 
-int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
+int loom__mpi_info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
     LOOM_API_ENTER("MPI_Info_get_valuelen");
     const char *fn = "MPI_Info_get_valuelen";
@@ -117,7 +117,7 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
     return MPI_SUCCESS;
 }
 
-int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+int loom__mpi_info_get_nkeys(MPI_Info info, int *nkeys)
 {
     LOOM_API_ENTER("MPI_Info_get_nkeys");
     int rc = MPI_SUCCESS;
@@ -130,7 +130,7 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
     return MPI_SUCCESS;
 }
 
-int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+int loom__mpi_info_get_nthkey(MPI_Info info, int n, char *key)
 {
     LOOM_API_ENTER("MPI_Info_get_nthkey");
     const char *fn = "MPI_Info_get_nthkey";
@@ -146,7 +146,7 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
     return MPI_SUCCESS;
 }
 
-int MPI_Info_delete(MPI_Info info, const char *key)
+int loom__mpi_info_delete(MPI_Info info, const char *key)
 {
     LOOM_API_ENTER("MPI_Info_delete");
     const char *fn = "MPI_Info_delete";
@@ -162,7 +162,7 @@ int MPI_Info_delete(MPI_Info info, const char *key)
     return MPI_SUCCESS;
 }
 
-int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+int loom__mpi_info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     LOOM_API_ENTER("MPI_Info_dup");
     int rc = MPI_SUCCESS;
@@ -178,7 +178,7 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
     return MPI_SUCCESS;
 }
 
-int MPI_Info_free(MPI_Info *info)
+int loom__mpi_info_free(MPI_Info *info)
 {
     LOOM_API_ENTER("MPI_Info_free");
     if (info == NULL)

@@ -9,7 +9,7 @@
 #include "api/layers.h"
 #include "core/runtime.h"
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+int loom__mpi_init_thread(int *argc, char ***argv, int required, int *provided)
 {
     struct loom_rank *r = loom__self;
     (void)argc;
@@ -37,12 +37,12 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return MPI_SUCCESS;
 }
 
-int MPI_Init(int *argc, char ***argv)
+int loom__mpi_init(int *argc, char ***argv)
 {
-    return MPI_Init_thread(argc, argv, -1, NULL);
+    return loom__mpi_init_thread(argc, argv, -1, NULL);
 }
 
-int MPI_Initialized(int *flag)
+int loom__mpi_initialized(int *flag)
 {
     struct loom_rank *r = loom__self;
     if (flag == NULL)
@@ -51,7 +51,7 @@ int MPI_Initialized(int *flag)
     return MPI_SUCCESS;
 }
 
-int MPI_Finalized(int *flag)
+int loom__mpi_finalized(int *flag)
 {
     struct loom_rank *r = loom__self;
     if (flag == NULL)
@@ -60,14 +60,14 @@ int MPI_Finalized(int *flag)
     return MPI_SUCCESS;
 }
 
-int MPI_Finalize(void)
+int loom__mpi_finalize(void)
 {
     LOOM_API_ENTER("MPI_Finalize");
     loom__rank_finalize(loom__self);
     return MPI_SUCCESS;
 }
 
-int MPI_Abort(MPI_Comm comm, int errorcode)
+int loom__mpi_abort(MPI_Comm comm, int errorcode)
 {
     /* Every rank of the job is a thread of this process, so aborting any communicator ends
      * the job, as MPICH and Open MPI do for MPI_COMM_WORLD. */
@@ -76,7 +76,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     loom__job_abort(errorcode);
 }
 
-int MPI_Query_thread(int *provided)
+int loom__mpi_query_thread(int *provided)
 {
     LOOM_API_ENTER("MPI_Query_thread");
     if (provided == NULL)
@@ -86,7 +86,7 @@ int MPI_Query_thread(int *provided)
     return MPI_SUCCESS;
 }
 
-int MPI_Is_thread_main(int *flag)
+int loom__mpi_is_thread_main(int *flag)
 {
     LOOM_API_ENTER("MPI_Is_thread_main");
     if (flag == NULL)
@@ -96,7 +96,7 @@ int MPI_Is_thread_main(int *flag)
     return MPI_SUCCESS;
 }
 
-int MPI_Get_processor_name(char *name, int *resultlen)
+int loom__mpi_get_processor_name(char *name, int *resultlen)
 {
     if (name == NULL || resultlen == NULL)
         return loom__api_error(MPI_COMM_NULL, "MPI_Get_processor_name", MPI_ERR_ARG,
@@ -108,7 +108,7 @@ int MPI_Get_processor_name(char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-int MPI_Get_version(int *version, int *subversion)
+int loom__mpi_get_version(int *version, int *subversion)
 {
     if (version == NULL || subversion == NULL)
         return loom__api_error(MPI_COMM_NULL, "MPI_Get_version", MPI_ERR_ARG,
@@ -118,7 +118,7 @@ int MPI_Get_version(int *version, int *subversion)
     return MPI_SUCCESS;
 }
 
-int MPI_Get_library_version(char *version, int *resultlen)
+int loom__mpi_get_library_version(char *version, int *resultlen)
 {
     if (version == NULL || resultlen == NULL)
         return loom__api_error(MPI_COMM_NULL, "MPI_Get_library_version", MPI_ERR_ARG,
@@ -130,7 +130,7 @@ int MPI_Get_library_version(char *version, int *resultlen)
     return MPI_SUCCESS;
 }
 
-double MPI_Wtime(void)
+double loom__mpi_wtime(void)
 {
     /* One clock for every rank of the job: MPI_WTIME_IS_GLOBAL is true. */
     struct timespec ts;
@@ -138,7 +138,7 @@ double MPI_Wtime(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-double MPI_Wtick(void)
+double loom__mpi_wtick(void)
 {
     struct timespec ts;
     clock_getres(CLOCK_MONOTONIC, &ts);

@@ -19,7 +19,7 @@ static int check_op(const char *fn, MPI_Op op)
     return MPI_SUCCESS;
 }
 
-int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+int loom__mpi_op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
     LOOM_API_ENTER("MPI_Op_create");
     static const char fn[] = "MPI_Op_create";
@@ -35,7 +35,7 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
     return MPI_SUCCESS;
 }
 
-int MPI_Op_free(MPI_Op *op)
+int loom__mpi_op_free(MPI_Op *op)
 {
     LOOM_API_ENTER("MPI_Op_free");
     static const char fn[] = "MPI_Op_free";
@@ -51,7 +51,7 @@ int MPI_Op_free(MPI_Op *op)
     return MPI_SUCCESS;
 }
 
-int MPI_Op_commutative(MPI_Op op, int *commute)
+int loom__mpi_op_commutative(MPI_Op op, int *commute)
 {
     LOOM_API_ENTER("MPI_Op_commutative");
     static const char fn[] = "MPI_Op_commutative";
@@ -64,8 +64,8 @@ int MPI_Op_commutative(MPI_Op op, int *commute)
     return MPI_SUCCESS;
 }
 
-int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op)
+int loom__mpi_reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op)
 {
     LOOM_API_ENTER("MPI_Reduce_local");
     static const char fn[] = "MPI_Reduce_local";

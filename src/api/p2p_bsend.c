@@ -3,7 +3,7 @@
 #include "dt/dt.h"
 #include "p2p/bsend.h"
 
-int MPI_Buffer_attach(void *buffer, int size)
+int loom__mpi_buffer_attach(void *buffer, int size)
 {
     LOOM_API_ENTER("MPI_Buffer_attach");
     if (size < 0)
@@ -19,7 +19,7 @@ int MPI_Buffer_attach(void *buffer, int size)
     return rc ? loom__api_error_code(MPI_COMM_WORLD, "MPI_Buffer_attach", rc) : MPI_SUCCESS;
 }
 
-int MPI_Buffer_detach(void *buffer_addr, int *size)
+int loom__mpi_buffer_detach(void *buffer_addr, int *size)
 {
     LOOM_API_ENTER("MPI_Buffer_detach");
     if (buffer_addr == NULL || size == NULL)
@@ -54,15 +54,15 @@ int loom__api_bsend(const char *fn, const void *buf, int count, MPI_Datatype typ
     return rc ? loom__api_error_code(comm, fn, rc) : MPI_SUCCESS;
 }
 
-int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-              MPI_Comm comm)
+int loom__mpi_bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Bsend");
     return loom__api_bsend("MPI_Bsend", buf, count, datatype, dest, tag, comm);
 }
 
-int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ibsend");
     if (request == NULL)

@@ -30,40 +30,40 @@ static int make(const char *fn, const void *buf, int count, MPI_Datatype type, i
     return MPI_SUCCESS;
 }
 
-int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
+int loom__mpi_send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Send_init");
     return make("MPI_Send_init", buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
                 LOOM_SEND_STANDARD, request);
 }
 
-int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ssend_init");
     return make("MPI_Ssend_init", buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
                 LOOM_SEND_SYNC, request);
 }
 
-int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+int loom__mpi_rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Rsend_init");
     return make("MPI_Rsend_init", buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
                 LOOM_SEND_READY, request);
 }
 
-int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+int loom__mpi_bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Bsend_init");
     return make("MPI_Bsend_init", buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
                 LOOM_SEND_BUFFERED, request);
 }
 
-int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                  MPI_Comm comm, MPI_Request *request)
+int loom__mpi_recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                        MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Recv_init");
     return make("MPI_Recv_init", buf, count, datatype, source, tag, comm, LOOM_REQ_RECV,
@@ -117,13 +117,13 @@ static int start(const char *fn, MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-int MPI_Start(MPI_Request *request)
+int loom__mpi_start(MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Start");
     return start("MPI_Start", request);
 }
 
-int MPI_Startall(int count, MPI_Request requests[])
+int loom__mpi_startall(int count, MPI_Request requests[])
 {
     LOOM_API_ENTER("MPI_Startall");
     if (count < 0)

@@ -39,7 +39,7 @@ static void proc_null_status(MPI_Status *status)
     loom__p2p_status_out(status, &st);
 }
 
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+int loom__mpi_probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Probe");
     struct loom_comm *c;
@@ -55,7 +55,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     return MPI_SUCCESS;
 }
 
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+int loom__mpi_iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Iprobe");
     struct loom_comm *c;
@@ -110,14 +110,14 @@ static int matched_probe(const char *fn, int source, int tag, MPI_Comm comm, int
     return MPI_SUCCESS;
 }
 
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+int loom__mpi_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Mprobe");
     return matched_probe("MPI_Mprobe", source, tag, comm, NULL, message, status);
 }
 
-int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                MPI_Status *status)
+int loom__mpi_improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                      MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Improbe");
     if (flag == NULL)
@@ -153,8 +153,8 @@ static int matched_recv(const char *fn, void *buf, int count, MPI_Datatype type,
     return MPI_SUCCESS;
 }
 
-int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-              MPI_Status *status)
+int loom__mpi_mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                    MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Mrecv");
     struct loom_request r;
@@ -167,8 +167,8 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
     return loom__p2p_request_error("MPI_Mrecv", &r);
 }
 
-int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Request *request)
+int loom__mpi_imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                     MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Imrecv");
     if (request == NULL)

@@ -18,8 +18,8 @@ static __attribute__((noinline)) int recv_queued(struct loom_comm *c, void *buf,
     return loom__p2p_request_error("MPI_Recv", &r);
 }
 
-int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-             MPI_Status *status)
+int loom__mpi_recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Recv");
     struct loom_comm *c;
@@ -41,8 +41,8 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
     return recv_queued(c, buf, count, datatype, source, tag, comm, status);
 }
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Request *request)
+int loom__mpi_irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Irecv");
     struct loom_comm *c;

@@ -1,7 +1,7 @@
 /* api/p2p_request.c — MPI_Request_free, MPI_Request_get_status, MPI_Cancel. */
 #include "api/p2p_args.h"
 
-int MPI_Request_free(MPI_Request *request)
+int loom__mpi_request_free(MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Request_free");
     if (request == NULL || *request == MPI_REQUEST_NULL)
@@ -16,7 +16,7 @@ int MPI_Request_free(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+int loom__mpi_request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Request_get_status");
     if (flag == NULL)
@@ -41,7 +41,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     return MPI_SUCCESS;
 }
 
-int MPI_Cancel(MPI_Request *request)
+int loom__mpi_cancel(MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Cancel");
     if (request == NULL || *request == MPI_REQUEST_NULL)

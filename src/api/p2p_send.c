@@ -80,39 +80,40 @@ static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Data
     return MPI_SUCCESS;
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+int loom__mpi_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm)
 {
     return send_blocking("MPI_Send", buf, count, datatype, dest, tag, comm, LOOM_SEND_STANDARD);
 }
 
-int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-              MPI_Comm comm)
+int loom__mpi_ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm)
 {
     return send_blocking("MPI_Ssend", buf, count, datatype, dest, tag, comm, LOOM_SEND_SYNC);
 }
 
-int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-              MPI_Comm comm)
+int loom__mpi_rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm)
 {
     return send_blocking("MPI_Rsend", buf, count, datatype, dest, tag, comm, LOOM_SEND_READY);
 }
 
-int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-              MPI_Comm comm, MPI_Request *request)
+int loom__mpi_isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
 {
     return send_nonblocking("MPI_Isend", buf, count, datatype, dest, tag, comm,
                             LOOM_SEND_STANDARD, request);
 }
 
-int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request)
+int loom__mpi_issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
 {
     return send_nonblocking("MPI_Issend", buf, count, datatype, dest, tag, comm,
                             LOOM_SEND_SYNC, request);
 }
 
-int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request)
+int loom__mpi_irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
 {
     return send_nonblocking("MPI_Irsend", buf, count, datatype, dest, tag, comm,
                             LOOM_SEND_READY, request);

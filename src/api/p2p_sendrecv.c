@@ -27,9 +27,9 @@ static int exchange(const char *fn, struct loom_comm *c, MPI_Comm comm, struct l
     return loom__p2p_request_error(fn, r);
 }
 
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                 int recvtag, MPI_Comm comm, MPI_Status *status)
+int loom__mpi_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                       int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                       int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Sendrecv");
     struct loom_comm *c;
@@ -48,8 +48,8 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return exchange("MPI_Sendrecv", c, comm, &s, &r, status);
 }
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int loom__mpi_sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                               int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Sendrecv_replace");
     struct loom_comm *c;

@@ -63,7 +63,7 @@ static int report(const char *fn, MPI_Comm comm, int err)
     return loom__api_error(comm, fn, err, "message truncated: the receive buffer is too small");
 }
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status)
+int loom__mpi_wait(MPI_Request *request, MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Wait");
     if (request == NULL)
@@ -82,7 +82,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     return report("MPI_Wait", comm, err);
 }
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+int loom__mpi_test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Test");
     if (request == NULL || flag == NULL)
@@ -167,7 +167,7 @@ static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], MPI_
     return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
-int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+int loom__mpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     LOOM_API_ENTER("MPI_Waitall");
     int rc = check_array("MPI_Waitall", count, requests);
@@ -180,7 +180,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     return report("MPI_Waitall", comm, finish_all(count, requests, statuses, &comm));
 }
 
-int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+int loom__mpi_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     LOOM_API_ENTER("MPI_Testall");
     int rc = check_array("MPI_Testall", count, requests);
@@ -244,13 +244,13 @@ static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *f
     return report(fn, comm, err);
 }
 
-int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+int loom__mpi_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Waitany");
     return any("MPI_Waitany", count, requests, index, NULL, status, 1);
 }
 
-int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+int loom__mpi_testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Testany");
     if (flag == NULL)
@@ -299,15 +299,15 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
     return report(fn, fcomm, failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS);
 }
 
-int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[])
+int loom__mpi_waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                       MPI_Status statuses[])
 {
     LOOM_API_ENTER("MPI_Waitsome");
     return some("MPI_Waitsome", incount, requests, outcount, indices, statuses, 1);
 }
 
-int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[])
+int loom__mpi_testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                       MPI_Status statuses[])
 {
     LOOM_API_ENTER("MPI_Testsome");
     return some("MPI_Testsome", incount, requests, outcount, indices, statuses, 0);

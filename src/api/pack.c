@@ -31,8 +31,8 @@ static int check_args(const char *fn, MPI_Comm comm, int count, MPI_Datatype typ
     return MPI_SUCCESS;
 }
 
-int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-             int *position, MPI_Comm comm)
+int loom__mpi_pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+                   int *position, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Pack");
     static const char fn[] = "MPI_Pack";
@@ -54,8 +54,8 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
     return MPI_SUCCESS;
 }
 
-int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-               MPI_Datatype datatype, MPI_Comm comm)
+int loom__mpi_unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                     MPI_Datatype datatype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Unpack");
     static const char fn[] = "MPI_Unpack";
@@ -78,7 +78,7 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
     return MPI_SUCCESS;
 }
 
-int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
+int loom__mpi_pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
     LOOM_API_ENTER("MPI_Pack_size");
     static const char fn[] = "MPI_Pack_size";

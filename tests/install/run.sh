@@ -54,14 +54,14 @@ loomcc_flags)
   cc=$LOOMPKG_BUILD/bin/loomcc
   out=$(LOOMCC_CC="mycc -O1" "$cc" -show -o 'my prog' a.c)
   echo "loomcc -show: $out"
-  for want in "mycc -O1 $(q "-I$LOOMPKG_SRC/include") " " -o 'my prog' a.c " " -lloom-main -lloom -lpthread"; do
+  for want in "mycc -O1 $(q "-I$LOOMPKG_BUILD/include") " " -o 'my prog' a.c " " -lloom-main -lloom -lpthread"; do
     case $out in *"$want"*) ;; *) fail "loomcc -show printed '$out', expected it to contain '$want'" ;; esac
   done
   case $out in *"-Wl,-rpath,"*) ;; *) fail "loomcc -show printed '$out', expected an rpath" ;; esac
   for flag in -c -S -E -M -MM; do
     out=$("$cc" -show $flag a.c)
     case $out in *-lloom*) fail "loomcc -show $flag printed '$out', expected no link flags" ;; esac
-    case $out in *"$(q "-I$LOOMPKG_SRC/include")"*) ;; *) fail "loomcc -show $flag printed '$out', expected -I" ;; esac
+    case $out in *"$(q "-I$LOOMPKG_BUILD/include")"*) ;; *) fail "loomcc -show $flag printed '$out', expected -I" ;; esac
   done
   "$cc" --help | grep -q '^usage: loomcc' || fail "loomcc --help printed no usage line"
   # -show must not run the compiler: a compiler that does not exist is fine.
@@ -82,7 +82,7 @@ prefix)
   run "$LOOMPKG_CMAKE" --install "$LOOMPKG_BUILD" --prefix "$prefix" >"$work/install.log" ||
     { cat "$work/install.log"; fail "cmake --install failed"; }
   lib=$prefix/$LOOMPKG_LIBDIR
-  for f in include/mpi.h bin/loomcc bin/loomrun bin/loom-info; do
+  for f in include/mpi.h include/mpi_proto.h bin/loomcc bin/loomrun bin/loom-info; do
     [ -f "$prefix/$f" ] || fail "$prefix/$f is missing after install"
   done
   for f in libloom.so libloom.a libloom-main.a pkgconfig/loom.pc cmake/loom/loomConfig.cmake \
