@@ -70,9 +70,13 @@ int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const
                 return loom__api_error(comm, fn, MPI_ERR_TYPE, "%s: type for rank %d: %s",
                                        what, r, why);
         }
-        if (buf == MPI_IN_PLACE)
-            return loom__api_error(comm, fn, MPI_ERR_BUFFER,
-                                   "%s is MPI_IN_PLACE, not allowed here", what);
+        /* each rank's block has its own type: a NULL buffer is no buffer for any block whose
+         * type starts at its address */
+        for (int r = 0; r < size; r++) {
+            int rc = check_null(fn, comm, what, buf, counts[r], types[r]);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
         return MPI_SUCCESS;
     }
     int rc = check_type(fn, comm, what, type);

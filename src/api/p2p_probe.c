@@ -129,17 +129,25 @@ int loom__mpi_improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message
 static int matched_recv(const char *fn, void *buf, int count, MPI_Datatype type,
                         MPI_Message *message, struct loom_request *r)
 {
-    if (message == NULL || !loom__object_is(*message, LOOM_MAGIC_MESSAGE))
+    if (message == NULL)
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "message is NULL");
+    if (!loom__object_is(*message, LOOM_MAGIC_MESSAGE))
         return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST,
                                "message is not a valid message handle");
     struct loom_message *m = *message;
+    struct loom_comm *c;
     if (m == MPI_MESSAGE_NO_PROC) {
+        /* a receive from MPI_PROC_NULL: its arguments are checked all the same (on
+         * MPI_COMM_SELF: the message names no communicator) */
+        int rc = loom__p2p_check(fn, MPI_COMM_SELF, buf, count, type, MPI_PROC_NULL,
+                                 MPI_ANY_TAG, LOOM_P2P_RECV, &c);
+        if (rc != MPI_SUCCESS)
+            return rc;
         loom__p2p_status_empty(&r->status, MPI_PROC_NULL);
         atomic_store_explicit(&r->flags, LOOM_REQ_COMPLETE, memory_order_relaxed);
         *message = MPI_MESSAGE_NULL;
         return MPI_SUCCESS;
     }
-    struct loom_comm *c;
     int rc = loom__p2p_check(fn, m->comm, buf, count, type, MPI_ANY_SOURCE, MPI_ANY_TAG,
                              LOOM_P2P_RECV, &c);
     if (rc != MPI_SUCCESS)
