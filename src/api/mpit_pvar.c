@@ -1,13 +1,14 @@
 /* api/mpit_pvar.c — MPI_T performance variables: sessions, handles and the
  * start/stop/read/write/reset/readreset semantics of the standard over loom's message
- * counters (core/mpit.h, core/stats.h).
+ * counters (core/mpit.h, core/stats.h) and queue lengths (p2p/queues.c).
  *
  * A handle is bound to the rank of the thread that allocated it (the variables are per
  * calling rank; a rank is a thread, and threads it created act for it). It keeps the value
  * it shows as `value` plus, while started, what the rank's running total gained since
  * `base`. The counters are shared; a started handle is one reason for the count points to
  * count (loom__stats_count_on), so nothing is counted while no handle is started and
- * LOOM_STATS is off. Sessions and handles are listed here and looked up when a tool passes
+ * LOOM_STATS is off. A queue length is a continuous, read-only level: its handle shows the
+ * length now, cannot be started, stopped, written or reset. Sessions and handles are listed here and looked up when a tool passes
  * one (a bad one is reported, never followed); everything is under the MPI_T lock
  * (api/mpit.h). */
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 struct loom_mpit_pvar_handle {
     int index, rank, started;
+    int continuous, readonly; /* the variable's: levels are both */
     uint64_t value; /* shown when stopped; when started, plus total - base */
     uint64_t base;  /* the running total when last started, written or reset */
     struct loom_mpit_pvar_handle *next;
@@ -53,12 +55,14 @@ static uint64_t total(const struct loom_mpit_pvar_handle *h)
 
 static uint64_t current(const struct loom_mpit_pvar_handle *h)
 {
+    if (h->continuous)
+        return total(h); /* a level: its value now */
     return h->started ? h->value + (total(h) - h->base) : h->value;
 }
 
 static void start(struct loom_mpit_pvar_handle *h)
 {
-    if (h->started)
+    if (h->started || h->continuous)
         return; /* starting a started handle changes nothing */
     loom__stats_count_on();
     h->base = total(h); /* after counting is on: nothing after this is missed */
@@ -67,7 +71,7 @@ static void start(struct loom_mpit_pvar_handle *h)
 
 static void stop(struct loom_mpit_pvar_handle *h)
 {
-    if (!h->started)
+    if (!h->started || h->continuous)
         return;
     h->value = current(h);
     h->started = 0;
@@ -133,9 +137,9 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
     if (bind)
         *bind = MPI_T_BIND_NO_OBJECT;
     if (readonly)
-        *readonly = 0; /* a handle's value may be written and reset */
+        *readonly = in.readonly; /* counters: a handle's value may be written and reset */
     if (continuous)
-        *continuous = 0; /* counting costs nothing until a handle is started */
+        *continuous = in.continuous; /* counters: nothing is counted until one is started */
     if (atomic)
         *atomic = 1; /* readreset is one step under the MPI_T lock */
     MPIT_RETURN(MPI_SUCCESS);
@@ -204,8 +208,13 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *ob
     struct loom_mpit_pvar_handle *h = calloc(1, sizeof *h); /* freed by _handle_free */
     if (h == NULL)
         MPIT_RETURN(MPI_T_ERR_OUT_OF_HANDLES);
+    struct loom_mpit_pvar_info in;
+    loom__mpit_pvar_info(pvar_index, &in);
     h->index = pvar_index;
     h->rank = loom__self->world_rank;
+    h->continuous = in.continuous;
+    h->readonly = in.readonly;
+    h->started = in.continuous; /* a continuous variable is always active */
     h->next = session->handles;
     session->handles = h;
     *handle = h;
@@ -232,21 +241,31 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
     MPIT_RETURN(MPI_SUCCESS);
 }
 
+/* What a call does to the handle, for check(). */
+enum use { READ, START_STOP, WRITE };
+
 /* The checks of the calls that take (session, handle): MPI_SUCCESS, or the class. all: the
- * call accepts MPI_T_PVAR_ALL_HANDLES. */
-static int check(MPI_T_pvar_session session, MPI_T_pvar_handle handle, int all)
+ * call accepts MPI_T_PVAR_ALL_HANDLES (which then leaves out the variables it cannot apply
+ * to: continuous ones for start and stop, read-only ones for reset). */
+static int check(MPI_T_pvar_session session, MPI_T_pvar_handle handle, int all, enum use use)
 {
     if (!find_session(session))
         return MPI_T_ERR_INVALID_SESSION;
     if (handle == MPI_T_PVAR_ALL_HANDLES)
         return all ? MPI_SUCCESS : MPI_T_ERR_INVALID_HANDLE;
-    return find_handle(session, handle) ? MPI_SUCCESS : MPI_T_ERR_INVALID_HANDLE;
+    if (!find_handle(session, handle))
+        return MPI_T_ERR_INVALID_HANDLE;
+    if (use == START_STOP && handle->continuous)
+        return MPI_T_ERR_PVAR_NO_STARTSTOP;
+    if (use == WRITE && handle->readonly)
+        return MPI_T_ERR_PVAR_NO_WRITE;
+    return MPI_SUCCESS;
 }
 
 int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
     MPIT_ENTER();
-    int rc = check(session, handle, 1);
+    int rc = check(session, handle, 1, START_STOP);
     if (rc != MPI_SUCCESS)
         MPIT_RETURN(rc);
     for (struct loom_mpit_pvar_handle *h = session->handles; h; h = h->next)
@@ -258,7 +277,7 @@ int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
     MPIT_ENTER();
-    int rc = check(session, handle, 1);
+    int rc = check(session, handle, 1, START_STOP);
     if (rc != MPI_SUCCESS)
         MPIT_RETURN(rc);
     for (struct loom_mpit_pvar_handle *h = session->handles; h; h = h->next)
@@ -271,7 +290,7 @@ int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
     MPIT_ENTER();
-    int rc = check(session, handle, 0);
+    int rc = check(session, handle, 0, READ);
     if (rc != MPI_SUCCESS)
         MPIT_RETURN(rc);
     if (buf == NULL)
@@ -284,7 +303,7 @@ int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *
 int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
 {
     MPIT_ENTER();
-    int rc = check(session, handle, 0);
+    int rc = check(session, handle, 0, WRITE);
     if (rc != MPI_SUCCESS)
         MPIT_RETURN(rc);
     if (buf == NULL)
@@ -296,11 +315,11 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const
 int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
     MPIT_ENTER();
-    int rc = check(session, handle, 1);
+    int rc = check(session, handle, 1, WRITE);
     if (rc != MPI_SUCCESS)
         MPIT_RETURN(rc);
     for (struct loom_mpit_pvar_handle *h = session->handles; h; h = h->next)
-        if (handle == MPI_T_PVAR_ALL_HANDLES || h == handle)
+        if ((handle == MPI_T_PVAR_ALL_HANDLES && !h->readonly) || h == handle)
             set(h, 0);
     MPIT_RETURN(MPI_SUCCESS);
 }
@@ -308,14 +327,15 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
     MPIT_ENTER();
-    int rc = check(session, handle, 0);
+    int rc = check(session, handle, 0, WRITE);
     if (rc != MPI_SUCCESS)
         MPIT_RETURN(rc);
     if (buf == NULL)
         MPIT_RETURN(MPI_T_ERR_INVALID);
     /* One total read for both, so nothing counted between the read and the reset is lost. */
     uint64_t t = total(handle);
-    *(unsigned long long *)buf = handle->started ? handle->value + (t - handle->base) : handle->value;
+    *(unsigned long long *)buf =
+        handle->started ? handle->value + (t - handle->base) : handle->value;
     handle->value = 0;
     handle->base = t;
     MPIT_RETURN(MPI_SUCCESS);

@@ -47,23 +47,30 @@ int loom__mpit_enum_row(MPI_T_enum e);
 int loom__mpit_enum_count(int row);
 int loom__mpit_enum_item(int row, int k, char *buf, size_t len);
 
-/* ---- performance variables: message counters of the calling rank ---- */
+/* ---- performance variables of the calling rank ---- */
 enum loom_mpit_pvar {
+    /* counters: running totals of core/stats.h, counted only while some handle is started */
     LOOM_MPIT_PVAR_MESSAGES_SENT,
     LOOM_MPIT_PVAR_BYTES_SENT,
     LOOM_MPIT_PVAR_MESSAGES_RECEIVED,
     LOOM_MPIT_PVAR_BYTES_RECEIVED,
+    /* levels: the current lengths of the rank's matching queues (p2p/queues.c) */
+    LOOM_MPIT_PVAR_POSTED_QUEUE,
+    LOOM_MPIT_PVAR_UNEXPECTED_QUEUE,
     LOOM_MPIT_NUM_PVARS
 };
 struct loom_mpit_pvar_info {
     const char *name, *desc;
     int verbosity, var_class;
     MPI_Datatype datatype; /* MPI_UNSIGNED_LONG_LONG */
+    int readonly;          /* 1: no write, no reset (levels) */
+    int continuous;        /* 1: always active, no start or stop (levels) */
     const char *category;
 };
 void loom__mpit_pvar_info(int i, struct loom_mpit_pvar_info *out);
-/* The running total of pvar i for world rank `rank` since the job started (the counter
- * moves only while counting is on, core/stats.h); 0 when no job's counters exist. */
+/* Counters: the running total of pvar i for world rank `rank` since the job started (the
+ * counter moves only while counting is on, core/stats.h); 0 when no job's counters exist.
+ * Levels: the current value. */
 uint64_t loom__mpit_pvar_total(int i, int rank);
 
 /* ---- categories: index 0 is "loom", whose subcategories are the layers ---- */

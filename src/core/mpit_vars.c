@@ -14,6 +14,7 @@
 #include "core/mpit.h"
 #include "core/rank.h"
 #include "core/stats.h"
+#include "p2p/p2p.h" /* loom__p2p_queue_lengths */
 
 /* ---- enumerations ------------------------------------------------------------------------ */
 
@@ -175,26 +176,35 @@ int loom__mpit_cvar_write(int i, const void *buf, char *err, size_t errlen)
 
 /* ---- performance variables --------------------------------------------------------------- */
 
+#define COUNTER(text) text, MPI_T_VERBOSITY_USER_BASIC, MPI_T_PVAR_CLASS_COUNTER, \
+                      MPI_UNSIGNED_LONG_LONG, 0, 0, "p2p"
+#define LEVEL(text) text, MPI_T_VERBOSITY_TUNER_BASIC, MPI_T_PVAR_CLASS_LEVEL, \
+                    MPI_UNSIGNED_LONG_LONG, 1, 1, "p2p"
 static const struct loom_mpit_pvar_info pvars[LOOM_MPIT_NUM_PVARS] = {
     [LOOM_MPIT_PVAR_MESSAGES_SENT] = {"loom_messages_sent",
-                                      "point-to-point messages the calling rank started "
-                                      "sending (collectives built on them included)",
-                                      MPI_T_VERBOSITY_USER_BASIC, MPI_T_PVAR_CLASS_COUNTER,
-                                      MPI_UNSIGNED_LONG_LONG, "p2p"},
+                                      COUNTER("point-to-point messages the calling rank "
+                                              "started sending (collectives built on them "
+                                              "included)")},
     [LOOM_MPIT_PVAR_BYTES_SENT] = {"loom_bytes_sent",
-                                   "bytes of the messages the calling rank started sending",
-                                   MPI_T_VERBOSITY_USER_BASIC, MPI_T_PVAR_CLASS_COUNTER,
-                                   MPI_UNSIGNED_LONG_LONG, "p2p"},
+                                   COUNTER("bytes of the messages the calling rank started "
+                                           "sending")},
     [LOOM_MPIT_PVAR_MESSAGES_RECEIVED] = {"loom_messages_received",
-                                          "messages that landed in the calling rank's receive "
-                                          "buffers",
-                                          MPI_T_VERBOSITY_USER_BASIC, MPI_T_PVAR_CLASS_COUNTER,
-                                          MPI_UNSIGNED_LONG_LONG, "p2p"},
+                                          COUNTER("messages that landed in the calling rank's "
+                                                  "receive buffers")},
     [LOOM_MPIT_PVAR_BYTES_RECEIVED] = {"loom_bytes_received",
-                                       "bytes that landed in the calling rank's receive buffers",
-                                       MPI_T_VERBOSITY_USER_BASIC, MPI_T_PVAR_CLASS_COUNTER,
-                                       MPI_UNSIGNED_LONG_LONG, "p2p"},
+                                       COUNTER("bytes that landed in the calling rank's "
+                                               "receive buffers")},
+    [LOOM_MPIT_PVAR_POSTED_QUEUE] = {"loom_posted_recvq_length",
+                                     LEVEL("receives the calling rank has posted that no "
+                                           "message has matched yet, over all communicators")},
+    [LOOM_MPIT_PVAR_UNEXPECTED_QUEUE] = {"loom_unexpected_recvq_length",
+                                         LEVEL("messages sent to the calling rank that wait "
+                                               "for their receive (eager copies and "
+                                               "rendezvous senders; not those still in a ring "
+                                               "of cells), over all communicators")},
 };
+#undef COUNTER
+#undef LEVEL
 
 void loom__mpit_pvar_info(int i, struct loom_mpit_pvar_info *out)
 {
@@ -203,6 +213,12 @@ void loom__mpit_pvar_info(int i, struct loom_mpit_pvar_info *out)
 
 uint64_t loom__mpit_pvar_total(int i, int rank)
 {
+    if (i >= LOOM_MPIT_PVAR_POSTED_QUEUE) {
+        unsigned long long posted = 0, unexpected = 0;
+        if (loom__job.ranks != NULL) /* no job: no queues */
+            loom__p2p_queue_lengths(rank, &posted, &unexpected);
+        return i == LOOM_MPIT_PVAR_POSTED_QUEUE ? posted : unexpected;
+    }
     uint64_t t[4];
     loom__stats_totals(rank, t); /* zeros when there are no counters */
     return t[i];

@@ -189,6 +189,16 @@ static void pvars(void)
     CHECK_RC(MPI_T_pvar_handle_free(s, NULL), MPI_T_ERR_INVALID_HANDLE);
     CHECK_RC(MPI_T_pvar_handle_free(s, &bad_h), MPI_T_ERR_INVALID_HANDLE);
     CHECK_RC(MPI_T_pvar_handle_free(s, &h2), MPI_T_ERR_INVALID_HANDLE);
+    /* a continuous read-only level: no start, stop, write, reset */
+    MPI_T_pvar_handle lv;
+    CHECK_OK(MPI_T_pvar_get_index("loom_unexpected_recvq_length", MPI_T_PVAR_CLASS_LEVEL, &n));
+    CHECK_OK(MPI_T_pvar_handle_alloc(s, n, NULL, &lv, &count));
+    CHECK_RC(MPI_T_pvar_start(s, lv), MPI_T_ERR_PVAR_NO_STARTSTOP);
+    CHECK_RC(MPI_T_pvar_stop(s, lv), MPI_T_ERR_PVAR_NO_STARTSTOP);
+    CHECK_RC(MPI_T_pvar_write(s, lv, &v), MPI_T_ERR_PVAR_NO_WRITE);
+    CHECK_RC(MPI_T_pvar_reset(s, lv), MPI_T_ERR_PVAR_NO_WRITE);
+    CHECK_RC(MPI_T_pvar_readreset(s, lv, &v), MPI_T_ERR_PVAR_NO_WRITE);
+    CHECK_OK(MPI_T_pvar_handle_free(s, &lv));
     CHECK_OK(MPI_T_pvar_handle_free(s, &h));
     CHECK_RC(MPI_T_pvar_handle_free(s, &h), MPI_T_ERR_INVALID_HANDLE); /* now NULL */
     MPI_T_pvar_session gone = s2;
