@@ -49,11 +49,15 @@ int loom__mpit_enum_item(int row, int k, char *buf, size_t len);
 
 /* ---- performance variables of the calling rank ---- */
 enum loom_mpit_pvar {
-    /* counters: running totals of core/stats.h, counted only while some handle is started */
+    /* counters: running totals of core/stats.h, counted only while some handle is started
+     * (or LOOM_STATS is on); the first four are "p2p", the task ones "task" */
     LOOM_MPIT_PVAR_MESSAGES_SENT,
     LOOM_MPIT_PVAR_BYTES_SENT,
     LOOM_MPIT_PVAR_MESSAGES_RECEIVED,
     LOOM_MPIT_PVAR_BYTES_RECEIVED,
+    LOOM_MPIT_PVAR_TASKS_OWN,
+    LOOM_MPIT_PVAR_TASKS_SAME_NUMA,
+    LOOM_MPIT_PVAR_TASKS_OTHER_NUMA,
     /* levels: the current lengths of the rank's matching queues (p2p/queues.c) */
     LOOM_MPIT_PVAR_POSTED_QUEUE,
     LOOM_MPIT_PVAR_UNEXPECTED_QUEUE,

@@ -178,6 +178,8 @@ int loom__mpit_cvar_write(int i, const void *buf, char *err, size_t errlen)
 
 #define COUNTER(text) text, MPI_T_VERBOSITY_USER_BASIC, MPI_T_PVAR_CLASS_COUNTER, \
                       MPI_UNSIGNED_LONG_LONG, 0, 0, "p2p"
+#define TASKS(text) text, MPI_T_VERBOSITY_USER_BASIC, MPI_T_PVAR_CLASS_COUNTER, \
+                    MPI_UNSIGNED_LONG_LONG, 0, 0, "task"
 #define LEVEL(text) text, MPI_T_VERBOSITY_TUNER_BASIC, MPI_T_PVAR_CLASS_LEVEL, \
                     MPI_UNSIGNED_LONG_LONG, 1, 1, "p2p"
 static const struct loom_mpit_pvar_info pvars[LOOM_MPIT_NUM_PVARS] = {
@@ -194,6 +196,16 @@ static const struct loom_mpit_pvar_info pvars[LOOM_MPIT_NUM_PVARS] = {
     [LOOM_MPIT_PVAR_BYTES_RECEIVED] = {"loom_bytes_received",
                                        COUNTER("bytes that landed in the calling rank's "
                                                "receive buffers")},
+    [LOOM_MPIT_PVAR_TASKS_OWN] = {"loom_tasks_own",
+                                  TASKS("tasks the calling rank's threads (its own, those it "
+                                        "created, its progress threads) ran for the rank "
+                                        "itself")},
+    [LOOM_MPIT_PVAR_TASKS_SAME_NUMA] = {"loom_tasks_same_numa",
+                                        TASKS("tasks the calling rank's threads ran for "
+                                              "another rank homed on the same NUMA node")},
+    [LOOM_MPIT_PVAR_TASKS_OTHER_NUMA] = {"loom_tasks_other_numa",
+                                         TASKS("tasks the calling rank's threads ran for a "
+                                               "rank homed on another NUMA node")},
     [LOOM_MPIT_PVAR_POSTED_QUEUE] = {"loom_posted_recvq_length",
                                      LEVEL("receives the calling rank has posted that no "
                                            "message has matched yet, over all communicators")},
@@ -204,6 +216,7 @@ static const struct loom_mpit_pvar_info pvars[LOOM_MPIT_NUM_PVARS] = {
                                                "of cells), over all communicators")},
 };
 #undef COUNTER
+#undef TASKS
 #undef LEVEL
 
 void loom__mpit_pvar_info(int i, struct loom_mpit_pvar_info *out)
@@ -219,7 +232,7 @@ uint64_t loom__mpit_pvar_total(int i, int rank)
             loom__p2p_queue_lengths(rank, &posted, &unexpected);
         return i == LOOM_MPIT_PVAR_POSTED_QUEUE ? posted : unexpected;
     }
-    uint64_t t[4];
+    uint64_t t[LOOM_STATS_NTOTALS];
     loom__stats_totals(rank, t); /* zeros when there are no counters */
     return t[i];
 }

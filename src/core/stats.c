@@ -20,6 +20,7 @@ _Atomic int loom__stats_counting;
 struct counters {
     _Atomic uint64_t sent, sent_bytes;
     _Atomic uint64_t recv, recv_bytes;
+    _Atomic uint64_t tasks[3]; /* LOOM_STATS_TASK_*: for MPI_T (the report uses the workers') */
 } __attribute__((aligned(64)));
 
 /* [nranks]; allocated at job start, freed at job end, both by the main thread while no rank
@@ -37,6 +38,8 @@ int loom__stats_job_init(int nranks, int report)
         atomic_init(&c[i].sent_bytes, 0);
         atomic_init(&c[i].recv, 0);
         atomic_init(&c[i].recv_bytes, 0);
+        for (int k = 0; k < 3; k++)
+            atomic_init(&c[i].tasks[k], 0);
     }
     counters = c;
     ncounters = nranks;
@@ -59,10 +62,17 @@ void loom__stats_count_off(void)
     }
 }
 
-int loom__stats_totals(int rank, uint64_t out[4])
+void loom__stats_count_task(int rank, int kind)
+{
+    if (counters != NULL && rank >= 0 && rank < ncounters && kind >= 0 && kind < 3)
+        loom__fetch_add_relaxed(&counters[rank].tasks[kind], 1); /* relaxed: stats.h */
+}
+
+int loom__stats_totals(int rank, uint64_t out[LOOM_STATS_NTOTALS])
 {
     if (counters == NULL || rank < 0 || rank >= ncounters) {
-        out[0] = out[1] = out[2] = out[3] = 0;
+        for (int k = 0; k < LOOM_STATS_NTOTALS; k++)
+            out[k] = 0;
         return -1;
     }
     const struct counters *c = &counters[rank];
@@ -71,6 +81,8 @@ int loom__stats_totals(int rank, uint64_t out[4])
     out[1] = loom__load_relaxed(&c->sent_bytes);
     out[2] = loom__load_relaxed(&c->recv);
     out[3] = loom__load_relaxed(&c->recv_bytes);
+    for (int k = 0; k < 3; k++)
+        out[4 + k] = loom__load_relaxed(&c->tasks[k]);
     return 0;
 }
 

@@ -9,7 +9,7 @@
  * two reads will do. Task counts come from the task engine's worker statistics, times from
  * core/trace.h.
  *
- * Count points sit in the point-to-point layer, one line each. Counting is on while
+ * Count points sit in the point-to-point layer and the task engine's keypoint, one line each. Counting is on while
  * loom__stats_counting is not 0: LOOM_STATS holds one reason for the whole job, and each
  * started MPI_T handle of a message variable one more; when nothing counts, each count point
  * costs one relaxed load (a plain load) and one predictable branch. */
@@ -41,22 +41,37 @@ void loom__stats_job_fini(void);
 void loom__stats_count_on(void);
 void loom__stats_count_off(void);
 
+/* Count one task run by a worker of world rank `rank` (its own thread, a thread it created
+ * or one of its progress threads): for itself, for a rank homed on the same NUMA node, for a
+ * rank on another. Any thread. The report's task counts come from the workers' own
+ * statistics; these are for MPI_T, which may read them while the workers run. */
+enum { LOOM_STATS_TASK_OWN, LOOM_STATS_TASK_SAME_NUMA, LOOM_STATS_TASK_OTHER_NUMA };
+void loom__stats_count_task(int rank, int kind);
+
 /* Count one message of `bytes` bytes sent by rank r (its send started) / received by rank r
  * (its data landed in r's buffer; bytes = what landed). r may be NULL (nothing counted).
  * Any thread. */
 void loom__stats_count_sent(const struct loom_rank *r, size_t bytes);
 void loom__stats_count_received(const struct loom_rank *r, size_t bytes);
 
-/* The running totals of world rank `rank`: messages and bytes sent, messages and bytes
- * received (out[4]). 0, or -1 when no job's counters exist or rank is out of range (out is
- * then zeroed). Any thread while the job's counters exist (until loom__stats_job_fini). */
-int loom__stats_totals(int rank, uint64_t out[4]);
+/* The running totals of world rank `rank`, in out[LOOM_STATS_NTOTALS]: messages and bytes
+ * sent, messages and bytes received, tasks run for itself, for the same NUMA node, for
+ * another. 0, or -1 when no job's counters exist or rank is out of range (out is then
+ * zeroed). Any thread while the job's counters exist (until loom__stats_job_fini). */
+#define LOOM_STATS_NTOTALS 7
+int loom__stats_totals(int rank, uint64_t out[LOOM_STATS_NTOTALS]);
 
 #define LOOM_STATS_SENT(rank, bytes)                                                           \
     do {                                                                                       \
         /* relaxed: a hint; see loom__stats_counting */                                        \
         if (__builtin_expect(loom__load_relaxed(&loom__stats_counting) != 0, 0))               \
             loom__stats_count_sent((rank), (bytes));                                           \
+    } while (0)
+#define LOOM_STATS_TASK(rank, kind)                                                            \
+    do {                                                                                       \
+        /* relaxed: a hint; see loom__stats_counting */                                        \
+        if (__builtin_expect(loom__load_relaxed(&loom__stats_counting) != 0, 0))               \
+            loom__stats_count_task((rank), (kind));                                            \
     } while (0)
 #define LOOM_STATS_RECEIVED(rank, bytes)                                                       \
     do {                                                                                       \
