@@ -8,9 +8,9 @@
  * `base`. The counters are shared; a started handle is one reason for the count points to
  * count (loom__stats_count_on), so nothing is counted while no handle is started and
  * LOOM_STATS is off. A queue length is a continuous, read-only level: its handle shows the
- * length now, cannot be started, stopped, written or reset. Sessions and handles are listed here and looked up when a tool passes
- * one (a bad one is reported, never followed); everything is under the MPI_T lock
- * (api/mpit.h). */
+ * length now, cannot be started, stopped, written or reset. Sessions and handles are listed
+ * here and looked up when a tool passes one (a bad one is reported, never followed);
+ * everything is under the MPI_T lock (api/mpit.h). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,7 +5,7 @@
  *
  * Everything here is constant tables and readers of the configuration and the counters; the
  * objects a tool allocates (sessions, handles) and the reference-counted MPI_T state live in
- * the API layer (api/mpit_state.c). Any thread may call every function below at any time. */
+ * the API layer (api/mpit.h). Any thread may call every function below at any time. */
 #ifndef LOOM_CORE_MPIT_H
 #define LOOM_CORE_MPIT_H
 #include <stddef.h>

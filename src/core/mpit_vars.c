@@ -143,8 +143,10 @@ int loom__mpit_cvar_write(int i, const void *buf, char *err, size_t errlen)
     enum loom_config_id id = (enum loom_config_id)i;
     const struct loom_config_row *r = loom__config_row(id);
     char text[LOOM_MPIT_LIVE_STRING_MAX + 32];
-    if (!loom__config_is_live(id))
-        return loom__config_write(id, "", err, errlen); /* -2 with its message */
+    if (!loom__config_is_live(id)) {
+        snprintf(err, errlen, "%s is read only when the job starts", r->name);
+        return -2;
+    }
     switch (r->type) {
     case LOOM_CONFIG_STRING: {
         const char *s = buf;

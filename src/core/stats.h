@@ -5,14 +5,14 @@
  * thread for sends; for receives the thread that lands the data: the receiver, the sender,
  * another rank or a progress thread): relaxed atomic adds on the rank's own cache line. No
  * ordering is needed: they are read at job end, after every thread has been joined, or by
- * MPI_T performance variables (core/mpit_pvar.c) as running totals where any value between
- * two reads will do. Task counts come from the task engine's worker statistics, times from
- * core/trace.h.
+ * MPI_T performance variables (api/mpit_pvar.c) as running totals where any value between
+ * two reads will do. The report's task counts come from the task engine's worker statistics,
+ * times from core/trace.h.
  *
- * Count points sit in the point-to-point layer and the task engine's keypoint, one line each. Counting is on while
- * loom__stats_counting is not 0: LOOM_STATS holds one reason for the whole job, and each
- * started MPI_T handle of a message variable one more; when nothing counts, each count point
- * costs one relaxed load (a plain load) and one predictable branch. */
+ * Count points sit in the point-to-point layer and at the task engine's keypoint, one line
+ * each. Counting is on while loom__stats_counting is not 0: LOOM_STATS holds one reason for
+ * the whole job, and each started MPI_T counter handle one more; when nothing counts, each
+ * count point costs one relaxed load (a plain load) and one predictable branch. */
 #ifndef LOOM_CORE_STATS_H
 #define LOOM_CORE_STATS_H
 #include <stddef.h>
