@@ -72,6 +72,14 @@ int loom__mpit_enum_item(int row, int k, char *buf, size_t len)
 
 /* ---- control variables ------------------------------------------------------------------- */
 
+/* A cvar's description: the row's text and its default, made by the compiler from the row. */
+static const char *const descs[LOOM_CFG_COUNT_] = {
+#define LOOM_MPIT_DESC(name, type, when, layer, def, accepts, check, doc)                      \
+    doc " (default \"" def "\")",
+    LOOM_CONFIG_TABLE(LOOM_MPIT_DESC)
+#undef LOOM_MPIT_DESC
+};
+
 /* Settings a user picks (placement, progress, observability) are USER_BASIC; those that tune
  * performance (spinning, sizes, algorithms) TUNER_BASIC. */
 static int cvar_verbosity(int i)
@@ -92,7 +100,7 @@ void loom__mpit_cvar_info(int i, struct loom_mpit_cvar_info *out)
 {
     const struct loom_config_row *r = loom__config_row((enum loom_config_id)i);
     out->name = r->name;
-    out->desc = r->doc;
+    out->desc = descs[i];
     out->verbosity = cvar_verbosity(i);
     out->datatype = r->type == LOOM_CONFIG_STRING ? MPI_CHAR
                     : r->type == LOOM_CONFIG_SIZE ? MPI_UNSIGNED_LONG_LONG

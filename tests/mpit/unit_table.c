@@ -3,6 +3,7 @@
  * words, a value set in the environment read back, categories that hold every cvar once.
  * Also the state machine without ranks: every call refuses before MPI_T_init_thread,
  * init/finalize are counted. Runs without ranks (MPI_T needs none). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,9 @@ static void check_cvars_match_table(void)
                                      &bind, &scope));
         CHECK(strcmp(name, r->name) == 0);
         CHECK_INT(name_len, strlen(r->name) + 1);
-        CHECK(strcmp(desc, r->doc) == 0);
+        char want[1024];
+        snprintf(want, sizeof want, "%s (default \"%s\")", r->doc, r->def);
+        CHECK(strcmp(desc, want) == 0);
         CHECK_INT(bind, MPI_T_BIND_NO_OBJECT);
         CHECK(verb >= MPI_T_VERBOSITY_USER_BASIC && verb <= MPI_T_VERBOSITY_MPIDEV_ALL);
         CHECK_INT(scope, loom__config_is_live((enum loom_config_id)i) ? MPI_T_SCOPE_ALL_EQ
