@@ -42,6 +42,23 @@ static const char *class_text(int cls)
     case MPI_ERR_SIZE: return "invalid size";
     case MPI_ERR_NOT_SAME: return "arguments not the same on all ranks";
     case MPI_ERR_UNSUPPORTED_OPERATION: return "unsupported operation";
+    case MPI_T_ERR_MEMORY: return "MPI_T: out of memory";
+    case MPI_T_ERR_NOT_INITIALIZED: return "MPI_T: not initialized";
+    case MPI_T_ERR_CANNOT_INIT: return "MPI_T: cannot initialize";
+    case MPI_T_ERR_INVALID_INDEX: return "MPI_T: invalid index";
+    case MPI_T_ERR_INVALID_ITEM: return "MPI_T: invalid enumeration item";
+    case MPI_T_ERR_INVALID_HANDLE: return "MPI_T: invalid handle";
+    case MPI_T_ERR_OUT_OF_HANDLES: return "MPI_T: out of handles";
+    case MPI_T_ERR_OUT_OF_SESSIONS: return "MPI_T: out of sessions";
+    case MPI_T_ERR_INVALID_SESSION: return "MPI_T: invalid session";
+    case MPI_T_ERR_CVAR_SET_NOT_NOW: return "MPI_T: control variable cannot be set now";
+    case MPI_T_ERR_CVAR_SET_NEVER: return "MPI_T: control variable can never be set";
+    case MPI_T_ERR_PVAR_NO_STARTSTOP: return "MPI_T: performance variable cannot be started";
+    case MPI_T_ERR_PVAR_NO_WRITE: return "MPI_T: performance variable cannot be written";
+    case MPI_T_ERR_PVAR_NO_ATOMIC: return "MPI_T: no atomic read and reset";
+    case MPI_T_ERR_INVALID_NAME: return "MPI_T: invalid name";
+    case MPI_T_ERR_INVALID: return "MPI_T: invalid argument";
+    case MPI_T_ERR_NOT_SUPPORTED: return "MPI_T: not supported";
     }
     if (cls > 0 && cls <= MPI_ERR_LASTCODE)
         return "error";

@@ -8,29 +8,55 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "core/atomic.h"
 #include "core/config.h"
 
 extern char **environ;
 
 static const struct loom_config_row rows[LOOM_CFG_COUNT_] = {
-#define LOOM_CONFIG_ROW(name, type, def, accepts, check, doc)                                 \
+#define LOOM_CONFIG_ROW(name, type, when, layer, def, accepts, check, doc)                     \
     {"LOOM_" #name, LOOM_CONFIG_##type, def, accepts, check, doc},
     LOOM_CONFIG_TABLE(LOOM_CONFIG_ROW)
 #undef LOOM_CONFIG_ROW
 };
 
-/* The values in effect. Written only by loom__config_load (main thread, before any rank
- * thread starts, see config.h); read-only afterwards, so readers take no lock. Until the
- * first successful load, `loaded` is 0 and every reader falls back to the row's default. */
-static struct slot {
-    char *text;      /* the environment's text (malloc'd, freed by the next load); NULL = unset */
-    long long value; /* the parsed value in effect (default or environment) */
-} slots[LOOM_CFG_COUNT_];
-static int loaded;
+/* The WHEN and LAYER columns, apart from the rows so that a row stays what tests build. */
+#define LOOM_CONFIG_WHEN_START 0
+#define LOOM_CONFIG_WHEN_LIVE 1
+static const unsigned char live[LOOM_CFG_COUNT_] = {
+#define LOOM_CONFIG_LIVE(name, type, when, layer, def, accepts, check, doc)                    \
+    LOOM_CONFIG_WHEN_##when,
+    LOOM_CONFIG_TABLE(LOOM_CONFIG_LIVE)
+#undef LOOM_CONFIG_LIVE
+};
+static const char *const layers[LOOM_CFG_COUNT_] = {
+#define LOOM_CONFIG_LAYER(name, type, when, layer, def, accepts, check, doc) #layer,
+    LOOM_CONFIG_TABLE(LOOM_CONFIG_LAYER)
+#undef LOOM_CONFIG_LAYER
+};
+
+/* A value in effect: immutable once published, so a reader needs no lock, only the acquire
+ * load of its row's pointer (which pairs with the release store that published it). */
+struct value {
+    long long num;       /* the parsed value */
+    char *text;          /* the text it was parsed from (malloc'd); NULL = the row's default */
+    int origin;          /* LOOM_CONFIG_FROM_* */
+    struct value *older; /* on the retired list: the next one */
+};
+
+/* The value in effect of each row; NULL until the first successful load, and then every
+ * reader parses the row's default. Written by loom__config_load (main thread, no reader
+ * running: see config.h) and, for LIVE rows only, by loom__config_write under write_lock. */
+static struct value *_Atomic cur[LOOM_CFG_COUNT_];
+/* Values replaced by loom__config_write. A reader may still hold one, so they live until
+ * the next loom__config_load (which runs with no reader); under write_lock. */
+static struct value *retired;
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- parsing ------------------------------------------------------------------------------ */
 
@@ -286,35 +312,93 @@ static void scan_unknown(void (*warn)(const char *msg))
 
 /* ---- loading and reading ------------------------------------------------------------------ */
 
+static void free_values(struct value *v)
+{
+    while (v) {
+        struct value *next = v->older;
+        free(v->text); /* strdup'd by loom__config_load or loom__config_write */
+        free(v);       /* allocated there too */
+        v = next;
+    }
+}
+
 int loom__config_load(void (*warn)(const char *msg), char *err, size_t errlen)
 {
-    struct slot next[LOOM_CFG_COUNT_] = {{0}};
+    struct value *next[LOOM_CFG_COUNT_] = {0};
     char why[256];
     int rc = 0;
 
     scan_unknown(warn);
     for (int i = 0; i < LOOM_CFG_COUNT_ && rc == 0; i++) {
         const char *v = getenv(rows[i].name);
-        if (check_row(&rows[i], v ? v : rows[i].def, &next[i].value, why, sizeof(why)) < 0) {
+        long long num;
+        if (check_row(&rows[i], v ? v : rows[i].def, &num, why, sizeof(why)) < 0) {
             bad_value(&rows[i], v ? v : rows[i].def, why, err, errlen);
             rc = -1; /* a bad default is a table bug; the unit tests rule it out */
-        } else if (v && !(next[i].text = strdup(v))) {
+        } else if (!(next[i] = calloc(1, sizeof *next[i])) || (v && !(next[i]->text = strdup(v)))) {
             if (err && errlen)
                 snprintf(err, errlen, "configuration: out of memory");
             rc = -1;
+        } else {
+            next[i]->num = num;
+            next[i]->origin = v ? LOOM_CONFIG_FROM_ENV : LOOM_CONFIG_FROM_DEFAULT;
         }
     }
     if (rc < 0) {
         for (int i = 0; i < LOOM_CFG_COUNT_; i++)
-            free(next[i].text);
+            free_values(next[i]);
         return -1;
     }
+    /* No reader runs (config.h), so the old values and the retired ones can go. */
+    pthread_mutex_lock(&write_lock);
     for (int i = 0; i < LOOM_CFG_COUNT_; i++) {
-        free(slots[i].text);
-        slots[i] = next[i];
+        free_values(loom__load_relaxed(&cur[i]));
+        /* release: pairs with the acquire load in value_of() */
+        loom__store_release(&cur[i], next[i]);
     }
-    loaded = 1;
+    free_values(retired);
+    retired = NULL;
+    pthread_mutex_unlock(&write_lock);
     return 0;
+}
+
+int loom__config_write(enum loom_config_id id, const char *text, char *err, size_t errlen)
+{
+    const struct loom_config_row *r = loom__config_row(id);
+    struct value *v;
+    long long num;
+    if (!r || !live[id]) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s is read only when the job starts",
+                     r ? r->name : "this setting");
+        return -2;
+    }
+    if (loom__config_parse(r, text, &num, err, errlen) < 0)
+        return -1;
+    if (!(v = calloc(1, sizeof *v)) || !(v->text = strdup(text))) {
+        free(v);
+        if (err && errlen)
+            snprintf(err, errlen, "configuration: out of memory");
+        return -1;
+    }
+    v->num = num;
+    v->origin = LOOM_CONFIG_FROM_WRITE;
+    pthread_mutex_lock(&write_lock);
+    struct value *old = loom__load_relaxed(&cur[id]); /* writers are serialized by the lock */
+    /* release: pairs with the acquire load in value_of(); a reader sees the whole value */
+    loom__store_release(&cur[id], v);
+    if (old) {
+        old->older = retired;
+        retired = old;
+    }
+    pthread_mutex_unlock(&write_lock);
+    return 0;
+}
+
+/* The value in effect of row id (valid), NULL before the first load. */
+static const struct value *value_of(enum loom_config_id id)
+{
+    return loom__load_acquire(&cur[id]); /* pairs with the release stores of load and write */
 }
 
 long long loom__config_int(enum loom_config_id id)
@@ -323,8 +407,9 @@ long long loom__config_int(enum loom_config_id id)
     long long v = 0;
     if ((unsigned)id >= LOOM_CFG_COUNT_)
         return 0;
-    if (loaded)
-        return slots[id].value;
+    const struct value *cv = value_of(id);
+    if (cv)
+        return cv->num;
     /* Never loaded: parse the default (pure, so any thread may do it at any time). */
     return check_row(&rows[id], rows[id].def, &v, why, sizeof(why)) == 0 ? v : 0;
 }
@@ -333,12 +418,29 @@ const char *loom__config_str(enum loom_config_id id)
 {
     if ((unsigned)id >= LOOM_CFG_COUNT_)
         return NULL;
-    return loaded && slots[id].text ? slots[id].text : rows[id].def;
+    const struct value *cv = value_of(id);
+    return cv && cv->text ? cv->text : rows[id].def;
+}
+
+int loom__config_origin(enum loom_config_id id)
+{
+    const struct value *cv = (unsigned)id < LOOM_CFG_COUNT_ ? value_of(id) : NULL;
+    return cv ? cv->origin : LOOM_CONFIG_FROM_DEFAULT;
 }
 
 int loom__config_is_set(enum loom_config_id id)
 {
-    return (unsigned)id < LOOM_CFG_COUNT_ && loaded && slots[id].text != NULL;
+    return loom__config_origin(id) != LOOM_CONFIG_FROM_DEFAULT;
+}
+
+int loom__config_is_live(enum loom_config_id id)
+{
+    return (unsigned)id < LOOM_CFG_COUNT_ && live[id];
+}
+
+const char *loom__config_layer(enum loom_config_id id)
+{
+    return (unsigned)id < LOOM_CFG_COUNT_ ? layers[id] : NULL;
 }
 
 const char *loom__config_name(enum loom_config_id id)

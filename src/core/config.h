@@ -1,9 +1,12 @@
 /* core/config.h — loom's settings: the LOOM_* environment variables declared in
- * core/config_table.h, read and validated once at start-up, then read-only.
+ * core/config_table.h, read and validated once at start-up; afterwards only the LIVE rows
+ * change, through loom__config_write (MPI_T_cvar_write, docs/mpit.md).
  *
  * Concurrency: loom__config_load is called by the main thread before any rank thread starts
- * (thread creation orders its writes before every rank's reads); afterwards all values are
- * read-only and every reader below may be called from any thread. Calling loom__config_load
+ * (thread creation orders its writes before every rank's reads); afterwards START rows are
+ * read-only, a LIVE row's value is replaced as a whole (a pointer published with release,
+ * read with acquire, the replaced value kept until the next load), and every reader below
+ * may be called from any thread. Calling loom__config_load
  * again (tests do) is only allowed while no other thread reads the configuration. When it is
  * never called, every setting reads as its default.
  */
@@ -36,7 +39,7 @@ struct loom_config_row {
 
 /* One id per row of the table: LOOM_CFG_NP, LOOM_CFG_BIND, ... */
 enum loom_config_id {
-#define LOOM_CONFIG_ID(name, type, def, accepts, check, doc) LOOM_CFG_##name,
+#define LOOM_CONFIG_ID(name, type, when, layer, def, accepts, check, doc) LOOM_CFG_##name,
     LOOM_CONFIG_TABLE(LOOM_CONFIG_ID)
 #undef LOOM_CONFIG_ID
     LOOM_CFG_COUNT_
@@ -57,8 +60,23 @@ long long loom__config_int(enum loom_config_id id);
 /* The text in effect (the default when unset); lives until the next loom__config_load.
  * Any thread. */
 const char *loom__config_str(enum loom_config_id id);
-/* 1 if the value was taken from the environment, 0 if it is the default. Any thread. */
+/* 1 if the value was taken from the environment or written, 0 if it is the default. Any
+ * thread. */
 int loom__config_is_set(enum loom_config_id id);
+/* Where the value in effect came from. Any thread. */
+enum { LOOM_CONFIG_FROM_DEFAULT, LOOM_CONFIG_FROM_ENV, LOOM_CONFIG_FROM_WRITE };
+int loom__config_origin(enum loom_config_id id);
+/* 1 if the row is LIVE (read at each use, so writable while the job runs), 0 if START or
+ * out of range. Any thread. */
+int loom__config_is_live(enum loom_config_id id);
+/* The row's LAYER ("core", "topo", "task", "p2p", "coll"); NULL out of range. Any thread. */
+const char *loom__config_layer(enum loom_config_id id);
+/* Make text the value in effect of LIVE row id, checked as loom__config_load checks the
+ * environment; readers see the new value at their next read (each reads either the old or
+ * the new value whole). 0; -1 and the same message as loom__config_load for a bad value or
+ * out of memory; -2 (and a message) if the row is not LIVE. Any thread; writers are
+ * serialized. */
+int loom__config_write(enum loom_config_id id, const char *text, char *err, size_t errlen);
 /* The variable's name ("LOOM_NP"); NULL for an id out of range. Any thread. */
 const char *loom__config_name(enum loom_config_id id);
 /* The row of id, NULL for an id out of range. The table is constant. Any thread. */

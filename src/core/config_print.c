@@ -14,8 +14,9 @@ void loom__config_print(FILE *f)
         const struct loom_config_row *r = loom__config_row(id);
         const char *q = r->type == LOOM_CONFIG_STRING ? "\"" : "";
         loom__config_describe(r, accepts, sizeof(accepts));
+        static const char *const origin[] = {"default", "environment", "MPI_T_cvar_write"};
         fprintf(f, "%s = %s%s%s  (%s)\n", r->name, q, loom__config_str(id), q,
-                loom__config_is_set(id) ? "environment" : "default");
+                origin[loom__config_origin(id)]);
         fprintf(f, "    %s\n", r->doc);
         fprintf(f, "    accepts %s; default %s%s%s\n", accepts, q, r->def, q);
     }
@@ -53,6 +54,11 @@ void loom__config_write_markdown(FILE *f)
           "accepts; a `LOOM_*`\n"
           "name that loom does not know draws a warning naming the closest known one.\n"
           "`loom-info --config` lists the values in effect.\n"
+          "Settings marked *run time* are read again each time they are used: a program may "
+          "change them\n"
+          "while it runs by writing their MPI_T control variable (docs/mpit.md); the others "
+          "are fixed once\n"
+          "the program has started.\n"
           "\n",
           f);
     for (int i = 0; i < LOOM_CFG_COUNT_; i++) {
@@ -77,6 +83,7 @@ void loom__config_write_markdown(FILE *f)
             fputs("empty\n", f);
         fputs("- Accepts: ", f);
         md_text(f, accepts);
-        fputc('\n', f);
+        fprintf(f, "\n- Changes: %s\n",
+                loom__config_is_live(id) ? "run time (MPI_T_cvar_write)" : "at start only");
     }
 }

@@ -13,18 +13,22 @@
 #include "core/trace_thread.h"
 
 int loom__stats_enabled;
+_Atomic int loom__stats_counting;
 
 /* One rank's counters, alone on its cache line(s): written with relaxed adds by any thread
- * (see stats.h), read at job end after the joins. */
+ * (see stats.h), read at job end after the joins, or at any time by MPI_T (relaxed). */
 struct counters {
     _Atomic uint64_t sent, sent_bytes;
     _Atomic uint64_t recv, recv_bytes;
+    _Atomic uint64_t tasks[3]; /* LOOM_STATS_TASK_*: for MPI_T (the report uses the workers') */
 } __attribute__((aligned(64)));
 
-static struct counters *counters; /* [nranks]; allocated at job start, freed at job end */
+/* [nranks]; allocated at job start, freed at job end, both by the main thread while no rank
+ * thread runs, so readers during the job need no lock. */
+static struct counters *counters;
 static int ncounters;
 
-int loom__stats_job_init(int nranks)
+int loom__stats_job_init(int nranks, int report)
 {
     struct counters *c = NULL;
     if (posix_memalign((void **)&c, 64, sizeof *c * (size_t)nranks) != 0)
@@ -34,16 +38,58 @@ int loom__stats_job_init(int nranks)
         atomic_init(&c[i].sent_bytes, 0);
         atomic_init(&c[i].recv, 0);
         atomic_init(&c[i].recv_bytes, 0);
+        for (int k = 0; k < 3; k++)
+            atomic_init(&c[i].tasks[k], 0);
     }
     counters = c;
     ncounters = nranks;
-    loom__stats_enabled = 1;
+    loom__stats_enabled = report;
+    loom__store_relaxed(&loom__stats_counting, report); /* no rank runs yet */
+    return 0;
+}
+
+void loom__stats_count_on(void)
+{
+    loom__fetch_add_relaxed(&loom__stats_counting, 1); /* a hint: see stats.h */
+}
+
+void loom__stats_count_off(void)
+{
+    /* Never below 0: a handle started in a job that has ended (its reasons were dropped by
+     * loom__stats_job_fini) may be stopped later. */
+    int n = loom__load_relaxed(&loom__stats_counting);
+    while (n > 0 && !loom__cas_acq_rel(&loom__stats_counting, &n, n - 1)) {
+    }
+}
+
+void loom__stats_count_task(int rank, int kind)
+{
+    if (counters != NULL && rank >= 0 && rank < ncounters && kind >= 0 && kind < 3)
+        loom__fetch_add_relaxed(&counters[rank].tasks[kind], 1); /* relaxed: stats.h */
+}
+
+int loom__stats_totals(int rank, uint64_t out[LOOM_STATS_NTOTALS])
+{
+    if (counters == NULL || rank < 0 || rank >= ncounters) {
+        for (int k = 0; k < LOOM_STATS_NTOTALS; k++)
+            out[k] = 0;
+        return -1;
+    }
+    const struct counters *c = &counters[rank];
+    /* relaxed: running totals, any recent value will do (stats.h) */
+    out[0] = loom__load_relaxed(&c->sent);
+    out[1] = loom__load_relaxed(&c->sent_bytes);
+    out[2] = loom__load_relaxed(&c->recv);
+    out[3] = loom__load_relaxed(&c->recv_bytes);
+    for (int k = 0; k < 3; k++)
+        out[4 + k] = loom__load_relaxed(&c->tasks[k]);
     return 0;
 }
 
 void loom__stats_job_fini(void)
 {
     loom__stats_enabled = 0;
+    loom__store_relaxed(&loom__stats_counting, 0); /* every thread joined */
     free(counters); /* allocated by loom__stats_job_init */
     counters = NULL;
     ncounters = 0;

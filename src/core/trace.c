@@ -93,13 +93,13 @@ int loom__trace_job_init(char *err, size_t errlen)
         }
         on |= LOOM_TRACE_ON_EVENTS;
     }
-    if (stats) {
-        if (loom__stats_job_init(loom__job.nranks) != 0) {
-            snprintf(err, errlen, "out of memory for LOOM_STATS");
-            return -1;
-        }
-        on |= LOOM_TRACE_ON_TIMES;
+    /* The counters always exist: MPI_T's message variables count into them too. */
+    if (loom__stats_job_init(loom__job.nranks, stats) != 0) {
+        snprintf(err, errlen, "out of memory for the message counters (LOOM_STATS, MPI_T)");
+        return -1;
     }
+    if (stats)
+        on |= LOOM_TRACE_ON_TIMES;
     loom__trace_enabled = on;
     return 0;
 }
@@ -152,8 +152,7 @@ void loom__trace_job_fini(void)
         free(head);
         head = next;
     }
-    if (loom__stats_enabled)
-        loom__stats_job_fini();
+    loom__stats_job_fini();
     free(reg.prefix);
     reg.prefix = NULL;
     loom__trace_enabled = 0;

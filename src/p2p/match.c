@@ -27,6 +27,7 @@ struct loom_p2p_ctx *loom__p2p_ctx_new(struct loom_comm_shared *sh)
         m->unexpected_tail = &m->unexpected;
         m->rank = &loom__job.ranks[sh->world_of[i]];
     }
+    loom__p2p_ctx_register(ctx); /* its queues are ready to be read */
     return ctx;
 }
 
@@ -34,6 +35,7 @@ void loom__p2p_ctx_free(struct loom_p2p_ctx *ctx)
 {
     if (!ctx)
         return;
+    loom__p2p_ctx_unregister(ctx); /* MPI_T stops reading it before it goes */
     /* Cells in the members' rings may point at our queues: move them all into their queues
      * first (every member has freed the communicator, so no new ones can come for it). */
     for (int i = 0; loom__p2p_cells && i < ctx->size; i++)

@@ -45,6 +45,8 @@ struct loom_match {
 /* Matching state for all members of a communicator on one context. */
 struct loom_p2p_ctx {
     int size;
+    struct loom_p2p_ctx *prev, *next; /* every live context, for MPI_T (p2p/queues.c): under
+                                         that file's lock */
     struct loom_match match[];          /* [size], indexed by comm rank (in the same block: a
                                            sender finds its receiver's queue without loading
                                            a pointer first) */
@@ -54,6 +56,16 @@ struct loom_p2p_ctx {
  * can see it; freed with the shared half. NULL on ENOMEM. */
 struct loom_p2p_ctx *loom__p2p_ctx_new(struct loom_comm_shared *sh);
 void loom__p2p_ctx_free(struct loom_p2p_ctx *ctx);
+
+/* The list of live contexts (p2p/queues.c), so MPI_T can show a rank's queue lengths: a
+ * context is added when made and removed before it is freed. Any thread. */
+void loom__p2p_ctx_register(struct loom_p2p_ctx *ctx);
+void loom__p2p_ctx_unregister(struct loom_p2p_ctx *ctx);
+/* The lengths of world rank `rank`'s posted-receive and unexpected-message queues, summed over
+ * every context (collectives' hidden ones included; messages still in a ring of cells are not
+ * in them): a snapshot, each queue read once without its lock. Any thread. */
+void loom__p2p_queue_lengths(int rank, unsigned long long *posted,
+                             unsigned long long *unexpected);
 
 /* Eager threshold in bytes (LOOM_EAGER_MAX), set once at start. */
 extern size_t loom__p2p_eager_max;

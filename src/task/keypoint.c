@@ -3,6 +3,7 @@
  * nearest-first stealing of collaborative polling. */
 #include <sched.h>
 #include "core/atomic.h"
+#include "core/stats.h"
 #include "core/trace.h"
 #include "task/engine.h"
 
@@ -59,12 +60,16 @@ static int kept(const struct loom_task_engine *e, struct loom_task_queue *q)
 static void count(struct loom_task_worker *w, const struct loom_task *t)
 {
     struct loom_task_engine *e = &loom__task_engine;
-    if (t->owner == w->id || t->owner < 0 || t->owner >= e->max_workers)
+    if (t->owner == w->id || t->owner < 0 || t->owner >= e->max_workers) {
         w->stats.ran_own++;
-    else if (e->id_numa[t->owner] >= 0 && e->id_numa[t->owner] == w->numa)
+        LOOM_STATS_TASK(w->id, LOOM_STATS_TASK_OWN); /* MPI_T */
+    } else if (e->id_numa[t->owner] >= 0 && e->id_numa[t->owner] == w->numa) {
         w->stats.ran_same_numa++;
-    else
+        LOOM_STATS_TASK(w->id, LOOM_STATS_TASK_SAME_NUMA);
+    } else {
         w->stats.ran_other_numa++;
+        LOOM_STATS_TASK(w->id, LOOM_STATS_TASK_OTHER_NUMA);
+    }
 }
 
 static void run(struct loom_task_worker *w, struct loom_task_queue *q, struct loom_task *t)

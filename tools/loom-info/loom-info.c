@@ -11,6 +11,7 @@
 #include <mpi.h> /* LOOM_NO_MAIN_RENAME is defined: only the version numbers are used */
 
 #include "core/config.h"
+#include "mpit_list.h"
 #include "topo/topo.h"
 
 #ifndef LOOM_VERSION_STRING
@@ -21,7 +22,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: loom-info [-n N] [--bind-to POLICY] [--topology SPEC]\n"
-            "       loom-info --config | --config-markdown | --help\n"
+            "       loom-info --config | --config-markdown | --mpit | --help\n"
             "  (no option)        loom's version and the topology in effect (LOOM_TOPOLOGY or "
             "this machine)\n"
             "  -n, -np N          also where each of N ranks would go (default: LOOM_NP when "
@@ -32,6 +33,9 @@ static void usage(FILE *f)
             "  --config           every LOOM_* setting: value in effect, origin, accepted "
             "values\n"
             "  --config-markdown  the text of docs/config.md\n"
+            "  --mpit             the MPI_T control variables (values in effect), performance "
+            "variables\n"
+            "                     and categories, as a tool sees them (docs/mpit.md)\n"
             "  -h, --help         this text\n",
             loom__topo_policy_help());
 }
@@ -70,7 +74,7 @@ static const char *value_of(const char *opt, int argc, char **argv, int *i, int 
 int main(int argc, char **argv)
 {
     const char *np = NULL, *bind = NULL, *topology = NULL, *v;
-    int config = 0, markdown = 0;
+    int config = 0, markdown = 0, mpit = 0;
     char err[1024];
 
     for (int i = 1; i < argc; i++) {
@@ -82,6 +86,8 @@ int main(int argc, char **argv)
             config = 1;
         } else if (strcmp(argv[i], "--config-markdown") == 0) {
             markdown = 1;
+        } else if (strcmp(argv[i], "--mpit") == 0) {
+            mpit = 1;
         } else if ((v = value_of("-np", argc, argv, &i, &missing)) ||
                    (!missing && (v = value_of("-n", argc, argv, &i, &missing)))) {
             np = v;
@@ -107,6 +113,8 @@ int main(int argc, char **argv)
         loom__config_print(stdout);
         return 0;
     }
+    if (mpit)
+        return loom_info_mpit_list(stdout);
 
     /* Options are checked by the rows of the variables they replace. */
     if (np && loom__config_check(LOOM_CFG_NP, np, err, sizeof(err)) != 0)
