@@ -349,12 +349,6 @@ LOOM_API int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void *, void *);
 #define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 
-/* ---- the MPI calls ----------------------------------------------------------------
- * Every standard call loom has, and its PMPI_ twin for profiling tools: mpi_proto.h is made
- * by the build (loom-bindgen) from the description of the calls in src/api/calls/ and
- * installed next to this header (docs/bindings.md). */
-#include "mpi_proto.h"
-
 /* ---- MPI tools information interface, MPI_T (MPI 4.1 chapter 15; docs/mpit.md) ---------
  * Control variables are loom's configuration table (the LOOM_* settings), performance
  * variables its message counters, categories its layers; there are no event sources. The
@@ -435,69 +429,11 @@ typedef enum MPI_T_source_order {
     MPI_T_SOURCE_UNORDERED
 } MPI_T_source_order;
 
-LOOM_API int MPI_T_init_thread(int required, int *provided);
-LOOM_API int MPI_T_finalize(void);
-
-LOOM_API int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
-LOOM_API int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
-                                 int *name_len);
-
-LOOM_API int MPI_T_cvar_get_num(int *num_cvar);
-LOOM_API int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
-                                 MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
-                                 int *desc_len, int *bind, int *scope);
-LOOM_API int MPI_T_cvar_get_index(const char *name, int *cvar_index);
-LOOM_API int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
-                                     int *count);
-LOOM_API int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
-LOOM_API int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
-LOOM_API int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
-
-LOOM_API int MPI_T_pvar_get_num(int *num_pvar);
-LOOM_API int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
-                                 int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
-                                 char *desc, int *desc_len, int *bind, int *readonly,
-                                 int *continuous, int *atomic);
-LOOM_API int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
-LOOM_API int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
-LOOM_API int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
-LOOM_API int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
-                                     void *obj_handle, MPI_T_pvar_handle *handle, int *count);
-LOOM_API int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
-LOOM_API int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
-LOOM_API int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
-LOOM_API int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
-LOOM_API int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
-                              const void *buf);
-LOOM_API int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
-LOOM_API int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
-                                  void *buf);
-
-LOOM_API int MPI_T_category_get_num(int *num_cat);
-LOOM_API int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
-                                     int *desc_len, int *num_cvars, int *num_pvars,
-                                     int *num_categories);
-LOOM_API int MPI_T_category_get_index(const char *name, int *cat_index);
-LOOM_API int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
-LOOM_API int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
-LOOM_API int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
-LOOM_API int MPI_T_category_get_num_events(int cat_index, int *num_events);
-LOOM_API int MPI_T_category_get_events(int cat_index, int len, int indices[]);
-LOOM_API int MPI_T_category_changed(int *update_number);
-
-LOOM_API int MPI_T_source_get_num(int *num_sources);
-LOOM_API int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc,
-                                   int *desc_len, MPI_T_source_order *ordering,
-                                   MPI_Count *ticks_per_second, MPI_Count *max_ticks,
-                                   MPI_Info *info);
-LOOM_API int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
-LOOM_API int MPI_T_event_get_num(int *num_events);
-LOOM_API int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
-                                  MPI_Datatype array_of_datatypes[],
-                                  MPI_Aint array_of_displacements[], int *num_elements,
-                                  MPI_T_enum *enumtype, MPI_Info *info, char *desc,
-                                  int *desc_len, int *bind);
-LOOM_API int MPI_T_event_get_index(const char *name, int *event_index);
+/* ---- the MPI calls ----------------------------------------------------------------
+ * Every standard call loom has, and its PMPI_ twin for profiling tools: mpi_proto.h is made
+ * by the build (loom-bindgen) from the description of the calls in src/api/calls/ and
+ * installed next to this header (docs/bindings.md). */
+#include "mpi_proto.h"
 
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;
