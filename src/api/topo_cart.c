@@ -45,9 +45,8 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
         rc = loom__topo_nonnull(fn, comm_old, "comm_cart", comm_cart);
     if (rc != MPI_SUCCESS)
         return rc;
-    (void)reorder; /* ranks are kept: see docs/topology.md */
     struct loom_comm *nc;
-    rc = loom__vtopo_cart_create(c, ndims, dims, periods, &nc);
+    rc = loom__vtopo_cart_create(c, ndims, dims, periods, reorder != 0, &nc);
     if (rc != 0) {
         *comm_cart = MPI_COMM_NULL;
         return loom__api_error_code(comm_old, fn, rc);
@@ -198,7 +197,10 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
         rc = loom__topo_nonnull(fn, comm, "newrank", newrank);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* The placement MPI_Cart_create would use: the identity (docs/topology.md). */
-    *newrank = c->rank < loom__vtopo_grid_size(ndims, dims) ? c->rank : MPI_UNDEFINED;
+    /* The rank MPI_Cart_create with reorder would give (docs/topology.md). */
+    *newrank = MPI_UNDEFINED;
+    if (c->rank < loom__vtopo_grid_size(ndims, dims) &&
+        (rc = loom__vtopo_grid_rank(c, ndims, dims, newrank)) != 0)
+        return loom__api_error_code(comm, fn, rc);
     return MPI_SUCCESS;
 }

@@ -1,8 +1,8 @@
 /* api/topo_dist.c — distributed graph topologies: Dist_graph_create,
  * Dist_graph_create_adjacent, Dist_graph_neighbors_count, Dist_graph_neighbors.
  * Weights: MPI_UNWEIGHTED (no weights), MPI_WEIGHTS_EMPTY (weighted, no edges here), or an
- * array of non-negative integers; the info and reorder arguments are accepted and not used
- * (docs/topology.md). */
+ * array of non-negative integers. The info argument is accepted and not used; reorder maps
+ * the graph onto the placement (docs/topology.md). */
 #include "api/api.h"
 #include "api/topo.h"
 #include "comm/comm.h"
@@ -85,12 +85,12 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     if ((sourceweights == MPI_UNWEIGHTED) != (destweights == MPI_UNWEIGHTED))
         return loom__api_error(comm_old, fn, MPI_ERR_ARG, "only one of sourceweights and "
                                "destweights is MPI_UNWEIGHTED");
-    (void)reorder;
     const int *sw = sourceweights == MPI_UNWEIGHTED || indegree == 0 ? NULL : sourceweights;
     const int *dw = destweights == MPI_UNWEIGHTED || outdegree == 0 ? NULL : destweights;
     struct loom_comm *nc = NULL;
     rc = loom__vtopo_dist_create_adjacent(c, indegree, sources, sw, outdegree, destinations,
-                                          dw, sourceweights != MPI_UNWEIGHTED, &nc);
+                                          dw, sourceweights != MPI_UNWEIGHTED, reorder != 0,
+                                          &nc);
     return finish(fn, comm_old, rc, nc, comm_dist_graph);
 }
 
@@ -124,10 +124,9 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
         (rc = check_weights(fn, comm_old, "weights", weights, (int)total)) != 0 ||
         (rc = check_common(fn, comm_old, info, comm_dist_graph)) != 0)
         return rc;
-    (void)reorder;
     struct loom_comm *nc = NULL;
     rc = loom__vtopo_dist_create(c, n, sources, degrees, destinations,
-                                 weights == MPI_UNWEIGHTED ? NULL : weights, &nc);
+                                 weights == MPI_UNWEIGHTED ? NULL : weights, reorder != 0, &nc);
     return finish(fn, comm_old, rc, nc, comm_dist_graph);
 }
 

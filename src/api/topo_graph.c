@@ -18,9 +18,8 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
         rc = loom__topo_nonnull(fn, comm_old, "comm_graph", comm_graph);
     if (rc != MPI_SUCCESS)
         return rc;
-    (void)reorder; /* ranks are kept: see docs/topology.md */
     struct loom_comm *nc;
-    rc = loom__vtopo_graph_create(c, nnodes, index, edges, &nc);
+    rc = loom__vtopo_graph_create(c, nnodes, index, edges, reorder != 0, &nc);
     if (rc != 0) {
         *comm_graph = MPI_COMM_NULL;
         return loom__api_error_code(comm_old, fn, rc);
@@ -134,8 +133,10 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
         rc = loom__topo_nonnull(fn, comm, "newrank", newrank);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* The placement MPI_Graph_create would use: the identity (docs/topology.md). */
-    *newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
+    /* The rank MPI_Graph_create with reorder would give (docs/topology.md). */
+    *newrank = MPI_UNDEFINED;
+    if (c->rank < nnodes && (rc = loom__vtopo_graph_rank(c, nnodes, index, edges, newrank)) != 0)
+        return loom__api_error_code(comm, fn, rc);
     return MPI_SUCCESS;
 }
 

@@ -66,25 +66,47 @@ void loom__vtopo_neighbors(const struct loom_vtopo *t, int rank, int *in, int *o
  * the non-zero ones divides nnodes. 0 or LOOM_ERR_NOMEM. */
 int loom__vtopo_dims_create(int nnodes, int ndims, int *dims);
 
+/* ---- reordering (comm/vtopo_map.c; docs/topology.md) ----
+ * rank_of[p]: the new rank of parent rank p, for p in [0, n) (n the grid's size or the
+ * graph's number of nodes; caller checked n <= parent's size): a permutation of [0, n),
+ * the same on every member, the identity when the placement says nothing. Local: no
+ * communication. 0 or LOOM_ERR_NOMEM. */
+int loom__vtopo_map_grid(struct loom_comm *parent, int ndims, const int *dims, int *rank_of);
+/* The graph as a symmetric adjacency (xadj[n+1], adj[], w[]: each edge listed at both ends,
+ * duplicates adding up). */
+int loom__vtopo_map_graph(struct loom_comm *parent, int n, const int *xadj, const int *adj,
+                          const int *w, int *rank_of);
+/* That adjacency from m directed edges src[e] -> dst[e] of weight w[e] (1 when w is NULL);
+ * the three arrays are malloc'd for the caller. 0 or LOOM_ERR_NOMEM. */
+int loom__vtopo_sym_graph(int n, int m, const int *src, const int *dst, const int *w,
+                          int **xadj, int **adj, int **wadj);
+
 /* ---- communicators with a topology (comm/vtopo_create.c) ----
  * Collective over parent. Each sets *out to the calling rank's new handle with topology
- * attached, or NULL when it is not a member. No reordering: a member keeps its rank in
- * parent (docs/topology.md). 0 or a negative loom code. */
+ * attached, or NULL when it is not a member. reorder = 0: a member keeps its rank in parent;
+ * 1: ranks as comm/vtopo_map.c maps them. 0 or a negative loom code. */
 int loom__vtopo_cart_create(struct loom_comm *parent, int ndims, const int *dims,
-                            const int *periods, struct loom_comm **out);
+                            const int *periods, int reorder, struct loom_comm **out);
 int loom__vtopo_graph_create(struct loom_comm *parent, int nnodes, const int *index,
-                             const int *edges, struct loom_comm **out);
+                             const int *edges, int reorder, struct loom_comm **out);
 /* sourceweights / destweights: NULL when unweighted or without edges (weights of 1);
- * weighted: what MPI_Dist_graph_neighbors_count will say. */
+ * weighted: what MPI_Dist_graph_neighbors_count will say. With reorder, the caller's lists
+ * may end up at another member: the one that takes its node. */
 int loom__vtopo_dist_create_adjacent(struct loom_comm *parent, int indeg, const int *sources,
                                      const int *sourceweights, int outdeg,
                                      const int *destinations, const int *destweights,
-                                     int weighted, struct loom_comm **out);
+                                     int weighted, int reorder, struct loom_comm **out);
 /* The edges of every member, each a (source, destination) pair listed by some member:
  * n sources, degrees[n], destinations[sum of degrees], weights (NULL when unweighted). */
 int loom__vtopo_dist_create(struct loom_comm *parent, int n, const int *sources,
                             const int *degrees, const int *destinations, const int *weights,
-                            struct loom_comm **out);
+                            int reorder, struct loom_comm **out);
+/* The rank the calling member of parent would get in MPI_Cart_create / MPI_Graph_create with
+ * reorder (MPI_Cart_map, MPI_Graph_map); only for parent ranks below the grid's size / the
+ * number of nodes. Local. 0 or LOOM_ERR_NOMEM. */
+int loom__vtopo_grid_rank(struct loom_comm *parent, int ndims, const int *dims, int *q);
+int loom__vtopo_graph_rank(struct loom_comm *parent, int nnodes, const int *index,
+                           const int *edges, int *q);
 /* MPI_Cart_sub of a Cartesian handle c: remain[ndims] says which dimensions stay. */
 int loom__vtopo_cart_sub(struct loom_comm *c, const int *remain, struct loom_comm **out);
 #endif
