@@ -18,16 +18,21 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[])
     if (ndims > 0 && dims == NULL)
         return loom__api_error(w, fn, MPI_ERR_ARG, "dims is NULL");
     long long fixed = 1;
+    int nfree = 0;
     for (int i = 0; i < ndims; i++) {
         if (dims[i] < 0)
             return loom__api_error(w, fn, MPI_ERR_DIMS, "dims[%d] is %d, negative", i,
                                    dims[i]);
         if (dims[i] > 0 && fixed <= nnodes)
             fixed *= dims[i];
+        nfree += dims[i] == 0;
     }
     if (fixed > nnodes || nnodes % fixed != 0)
         return loom__api_error(w, fn, MPI_ERR_DIMS, "nnodes %d is not a multiple of the "
                                "product of the non-zero entries of dims", nnodes);
+    if (nfree == 0 && fixed != nnodes)
+        return loom__api_error(w, fn, MPI_ERR_DIMS, "dims has no free entry and its product "
+                               "is not nnodes %d", nnodes);
     int rc = loom__vtopo_dims_create(nnodes, ndims, dims);
     return rc == 0 ? MPI_SUCCESS : loom__api_error_code(w, fn, rc);
 }

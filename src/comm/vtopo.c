@@ -133,15 +133,16 @@ int loom__vtopo_cart_rank(const struct loom_vtopo *t, const int *coords)
     return r;
 }
 
-/* The rank `disp` steps from rank along dim, or MPI_PROC_NULL off a non-periodic edge. */
-static int step(const struct loom_vtopo *t, int rank, int dim, int disp)
+/* The rank `disp` steps from rank along dim, or MPI_PROC_NULL off a non-periodic edge
+ * (long long: the caller negates an int that may be INT_MIN). */
+static int step(const struct loom_vtopo *t, int rank, int dim, long long disp)
 {
     int n = t->dims[dim];
     int stride = 1;
     for (int i = dim + 1; i < t->ndims; i++)
         stride *= t->dims[i];
     int c = rank / stride % n;
-    long long to = (long long)c + disp;
+    long long to = c + disp;
     if (to < 0 || to >= n) {
         if (!t->periods[dim])
             return MPI_PROC_NULL;
@@ -154,7 +155,7 @@ void loom__vtopo_cart_shift(const struct loom_vtopo *t, int rank, int dim, int d
                             int *source, int *dest)
 {
     *dest = step(t, rank, dim, disp);
-    *source = step(t, rank, dim, -disp);
+    *source = step(t, rank, dim, -(long long)disp);
 }
 
 /* ---- neighbours ---- */

@@ -3,6 +3,7 @@
  * zero-dimensional), every query against coordinates computed here (row-major), shifts on
  * periodic and non-periodic dimensions, MPI_Cart_sub (its members checked by a reduction),
  * MPI_Cart_map, and the topology kept by MPI_Comm_dup and dropped by MPI_Comm_split. */
+#include <limits.h>
 #include "comm_check.h"
 
 static void dims_case(int nnodes, int ndims, const int *in, const int *want)
@@ -24,6 +25,8 @@ static void dims_create(void)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int d[3] = {0, 3, 0};
     CHECK_INT(MPI_Dims_create(7, 3, d), MPI_ERR_DIMS);
+    CHECK_INT(MPI_Dims_create(5, 0, NULL), MPI_ERR_DIMS);      /* the product of none is 1 */
+    CHECK_INT(MPI_Dims_create(12, 2, (int[]){2, 3}), MPI_ERR_DIMS); /* no free entry */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     /* by hand: the most even split, non-increasing */
     dims_case(6, 3, (int[]){0, 0, 0}, (int[]){3, 2, 1});
@@ -37,7 +40,8 @@ static void dims_create(void)
     dims_case(30, 2, (int[]){5, 0}, (int[]){5, 6});
     dims_case(97, 2, (int[]){0, 0}, (int[]){97, 1});
     dims_case(1 << 20, 4, (int[]){0, 0, 0, 0}, (int[]){32, 32, 32, 32});
-    dims_case(5, 0, NULL, NULL);
+    dims_case(1, 0, NULL, NULL);
+    dims_case(6, 2, (int[]){3, 2}, (int[]){3, 2});
 }
 
 /* Row-major coordinates of r in dims[nd]. */
@@ -58,18 +62,19 @@ static int rank_of(int nd, const int *dims, const int *c)
 }
 
 /* The rank disp steps from coordinates c along dim, by hand. */
-static int moved(int nd, const int *dims, const int *periods, const int *c, int dim, int disp)
+static int moved(int nd, const int *dims, const int *periods, const int *c, int dim,
+                 long long disp)
 {
     int cc[8];
     for (int i = 0; i < nd; i++)
         cc[i] = c[i];
-    int to = c[dim] + disp;
+    long long to = c[dim] + disp;
     if (to < 0 || to >= dims[dim]) {
         if (!periods[dim])
             return MPI_PROC_NULL;
         to = ((to % dims[dim]) + dims[dim]) % dims[dim];
     }
-    cc[dim] = to;
+    cc[dim] = (int)to;
     return rank_of(nd, dims, cc);
 }
 
@@ -104,12 +109,12 @@ static void check_grid(MPI_Comm cart, int nd, const int *dims, const int *period
         CHECK_INT(back, r);
     }
     for (int d = 0; d < nd; d++) {
-        int disps[] = {1, -1, 2, 0, 5};
-        for (int j = 0; j < 5; j++) {
+        int disps[] = {1, -1, 2, 0, 5, INT_MAX, INT_MIN};
+        for (int j = 0; j < 7; j++) {
             int src, dst;
             OK(MPI_Cart_shift(cart, d, disps[j], &src, &dst));
             CHECK_INT(dst, moved(nd, dims, periods, want, d, disps[j]));
-            CHECK_INT(src, moved(nd, dims, periods, want, d, -disps[j]));
+            CHECK_INT(src, moved(nd, dims, periods, want, d, -(long long)disps[j]));
         }
         if (periods[d]) { /* coordinates wrap on a periodic dimension */
             int c[8], r;

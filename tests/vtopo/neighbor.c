@@ -2,7 +2,7 @@
  * on Cartesian grids (a periodic ring, where 1 and 2 ranks make both neighbours the same
  * rank; a 2-D grid periodic in one dimension; a 3-D grid with periodic dimensions of size 1,
  * whose neighbours are the rank itself), a graph ring with self-loops, and a distributed
- * graph with asymmetric edges (r -> r+1, r+3). Expected blocks are computed here from
+ * graph with asymmetric edges (r -> r+1, r+3), and a graph without edges. Expected blocks are computed here from
  * neighbour lists made by hand: on a grid, block i of the receiver holds block i^1 of the
  * sender (MPI 4.1 Example 8.10); on graphs, the k-th edge from s to r carries the sender's
  * block of its k-th edge to r. MPI_PROC_NULL blocks must stay untouched. */
@@ -17,7 +17,7 @@
 #define MAXN 16   /* neighbours at most */
 #define UNTOUCHED (-1)
 
-enum kind { CART, GRAPH, DIST };
+enum kind { CART, GRAPH, DIST, EMPTY };
 struct topo {
     enum kind kind;
     int nd, dims[3], periods[3];
@@ -39,6 +39,10 @@ static int lists(int r, int *in, int *out, int *nout)
         in[2] = out[2] = mod(r - 1);
         *nout = 3;
         return 3;
+    }
+    if (T.kind == EMPTY) {
+        *nout = 0;
+        return 0;
     }
     if (T.kind == DIST) {
         in[0] = mod(r - 3), in[1] = mod(r - 1);
@@ -338,6 +342,13 @@ int main(int argc, char **argv)
     OK(MPI_Comm_free(&g));
     all_forms(dup, contig);
     OK(MPI_Comm_free(&dup));
+
+    /* no neighbours at all: the calls complete and touch nothing */
+    T = (struct topo){EMPTY, 0, {0}, {0}};
+    OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 0, NULL, MPI_UNWEIGHTED, 0, NULL,
+                                      MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g));
+    all_forms(g, contig);
+    OK(MPI_Comm_free(&g));
     for (int c = 0; c < 3; c++)
         OK(MPI_Type_free(&contig[c]));
     MPI_Finalize();
