@@ -114,6 +114,10 @@ static void graph_calls(MPI_Comm plain, MPI_Comm cart, MPI_Comm graph, MPI_Comm 
 
     ERR(MPI_Graph_map(MPI_COMM_NULL, 1, idx, edg, &a), MPI_ERR_COMM);
     ERR(MPI_Graph_map(plain, -1, idx, edg, &a), MPI_ERR_ARG);
+    ERR(MPI_Graph_map(plain, size + 1, idx, edg, &a), MPI_ERR_ARG);
+    ERR(MPI_Graph_map(plain, 1, NULL, edg, &a), MPI_ERR_ARG);
+    ERR(MPI_Graph_map(plain, 1, (int[]){-1}, edg, &a), MPI_ERR_ARG);
+    ERR(MPI_Graph_map(plain, 1, idx, NULL, &a), MPI_ERR_ARG);
     ERR(MPI_Graph_map(plain, 1, idx, (int[]){5}, &a), MPI_ERR_RANK);
     ERR(MPI_Graph_map(plain, 1, idx, edg, NULL), MPI_ERR_ARG);
 
