@@ -435,6 +435,96 @@ typedef enum MPI_T_source_order {
  * installed next to this header (docs/bindings.md). */
 #include "mpi_proto.h"
 
+/* ---- process topologies and neighbor collectives (MPI 4.1 chapter 8) ----------------- */
+/* MPI_Topo_test results (MPICH's values) */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+/* Weights arguments of the distributed-graph calls: distinct addresses, as in MPICH */
+extern LOOM_API int *const MPI_UNWEIGHTED;
+extern LOOM_API int *const MPI_WEIGHTS_EMPTY;
+
+LOOM_API int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+LOOM_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
+                             const int periods[], int reorder, MPI_Comm *comm_cart);
+LOOM_API int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
+                          int coords[]);
+LOOM_API int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+LOOM_API int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+LOOM_API int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+LOOM_API int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                            int *rank_dest);
+LOOM_API int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+LOOM_API int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                          int *newrank);
+LOOM_API int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
+                              const int edges[], int reorder, MPI_Comm *comm_graph);
+LOOM_API int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
+                           int edges[]);
+LOOM_API int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+LOOM_API int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+LOOM_API int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+LOOM_API int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                           int *newrank);
+LOOM_API int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                                   const int degrees[], const int destinations[],
+                                   const int weights[], MPI_Info info, int reorder,
+                                   MPI_Comm *comm_dist_graph);
+LOOM_API int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
+                                            const int sources[], const int sourceweights[],
+                                            int outdegree, const int destinations[],
+                                            const int destweights[], MPI_Info info,
+                                            int reorder, MPI_Comm *comm_dist_graph);
+LOOM_API int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                                      int sourceweights[], int maxoutdegree,
+                                      int destinations[], int destweights[]);
+LOOM_API int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                            int *weighted);
+LOOM_API int MPI_Topo_test(MPI_Comm comm, int *status);
+
+LOOM_API int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm);
+LOOM_API int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[], const int displs[],
+                                     MPI_Datatype recvtype, MPI_Comm comm);
+LOOM_API int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm);
+LOOM_API int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int rdispls[],
+                                    MPI_Datatype recvtype, MPI_Comm comm);
+LOOM_API int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                    void *recvbuf, const int recvcounts[],
+                                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                    MPI_Comm comm);
+LOOM_API int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                     MPI_Datatype recvtype, MPI_Comm comm,
+                                     MPI_Request *request);
+LOOM_API int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf,
+                                      const int recvcounts[], const int displs[],
+                                      MPI_Datatype recvtype, MPI_Comm comm,
+                                      MPI_Request *request);
+LOOM_API int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                     const int sdispls[], MPI_Datatype sendtype,
+                                     void *recvbuf, const int recvcounts[],
+                                     const int rdispls[], MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Request *request);
+LOOM_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[],
+                                     const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                     MPI_Request *request);
+
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;
 #define MPIX_STREAM_NULL ((MPIX_Stream)0x3c000000)

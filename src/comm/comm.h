@@ -22,6 +22,7 @@
 
 struct loom_p2p_ctx;
 struct loom_attr_list;
+struct loom_vtopo;
 
 /* An ordered set of world ranks. Immutable once built; shared by reference. */
 struct loom_group {
@@ -69,6 +70,9 @@ struct loom_comm {
                                          under attr_lock */
     char name[MPI_MAX_OBJECT_NAME];   /* under attr_lock */
     int is_predefined;                /* 1 for this rank's world/self handles */
+    struct loom_vtopo *topo;          /* process topology (comm/vtopo.h), NULL if none; set
+                                         before the handle is returned to the program, then
+                                         read-only; a reference, shared with dups */
     _Atomic uint32_t coll_seq;        /* collectives started on this handle (coll/): every
                                          member starts them in the same order, so the count
                                          is the same on all members and makes the tag of the

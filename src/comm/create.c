@@ -9,6 +9,7 @@
  * goes through every rendezvous whatever happens. No lock is taken. */
 #include <stdlib.h>
 #include "comm/comm.h"
+#include "comm/vtopo.h"
 #include "core/error.h"
 #include "core/rank.h"
 
@@ -42,6 +43,10 @@ int loom__comm_dup(struct loom_comm *parent, MPI_Comm parent_handle, struct loom
     int rc = loom__comm_handle_new(leader.sh, parent->rank, parent, &c);
     if (rc != 0)
         return rc;
+    if (parent->topo) { /* a dup keeps the topology (MPI 4.1 §7.4.2) */
+        loom__vtopo_retain(parent->topo);
+        c->topo = parent->topo;
+    }
     struct loom_info *src = use_info ? info : NULL;
     c->info = src ? loom__info_dup(src) : use_info ? NULL : info_of(parent);
     rc = loom__attr_copy_all(parent, parent_handle, c);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "comm/comm.h"
 #include "comm/errhandler.h"
+#include "comm/vtopo.h"
 #include "core/atomic.h"
 #include "core/error.h"
 #include "core/quarantine.h"
@@ -92,6 +93,8 @@ void loom__comm_handle_free(struct loom_comm *c)
     if (c->info)
         loom__info_free(c->info);
     c->info = NULL;
+    loom__vtopo_release(c->topo);
+    c->topo = NULL;
     loom__quarantine_put(c, release_handle); /* marks it freed first */
     loom__comm_shared_release(sh);
 }

@@ -1,0 +1,218 @@
+/* api/neighbor.c — neighbor collectives (MPI 4.1 §8.6): Neighbor_allgather(v),
+ * Neighbor_alltoall(v,w) and their nonblocking forms. The communicator must carry a process
+ * topology; counts, displacements and types are per neighbour (indegree entries for the
+ * receive side, outdegree for the send side; NULL arrays are accepted for a side without
+ * neighbours). MPI_IN_PLACE is not allowed (the standard has none for these calls). The
+ * schedules are built by coll/neighbor.c and run by the collective engine. */
+#include "api/api.h"
+#include "api/topo.h"
+#include "coll/check.h"
+#include "coll/neighbor.h"
+#include "coll/sched.h"
+#include "comm/comm.h"
+#include "comm/vtopo.h"
+#include "dt/dt.h"
+
+enum form { ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, ALLTOALLW };
+
+/* One side of a v or w call: n counts (and displacements: displs or displs_w), of type, or of
+ * types[n] for the w form. */
+static int check_vec(const char *fn, MPI_Comm comm, const char *what, const void *buf,
+                     const int counts[], const void *displs, MPI_Datatype type,
+                     const MPI_Datatype types[], int w, int n)
+{
+    if (buf == MPI_IN_PLACE)
+        return loom__api_error(comm, fn, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, not allowed "
+                               "here", what);
+    if (n == 0)
+        return MPI_SUCCESS;
+    if (!w) /* counts, displacements, type, NULL buffer holding data */
+        return loom__coll_check_bufv(fn, comm, what, buf, counts, displs, type, NULL, n);
+    if (counts == NULL)
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "the counts of %s are NULL", what);
+    if (displs == NULL)
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "the displacements of %s are NULL",
+                               what);
+    if (types == NULL)
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "the types of %s are NULL", what);
+    for (int i = 0; i < n; i++) {
+        const char *why;
+        if (counts[i] < 0)
+            return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %d for neighbour %d of %s "
+                                   "is negative", counts[i], i, what);
+        if (loom__dt_check_usable(types[i], &why) != 0)
+            return loom__api_error(comm, fn, MPI_ERR_TYPE, "%s: type for neighbour %d: %s",
+                                   what, i, why);
+    }
+    return MPI_SUCCESS;
+}
+
+typedef struct loom_sched *(*build_fn)(struct loom_comm *, MPI_Comm,
+                                       const struct loom_neighbor_args *, int);
+
+static int neighbor(const char *fn, enum form f, const void *sendbuf, int sendcount,
+                    const int sendcounts[], const void *sdispls, MPI_Datatype sendtype,
+                    const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
+                    const int recvcounts[], const void *rdispls, MPI_Datatype recvtype,
+                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    struct loom_comm *c;
+    int rc = loom__topo_get(fn, comm, 0, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int nin, nout;
+    loom__vtopo_degrees(c->topo, c->rank, &nin, &nout);
+    int w = f == ALLTOALLW;
+    if (f == ALLGATHER || f == ALLGATHERV || f == ALLTOALL)
+        rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, sendcount, sendtype);
+    else
+        rc = check_vec(fn, comm, "sendbuf", sendbuf, sendcounts, sdispls, sendtype,
+                       sendtypes, w, nout);
+    if (rc == MPI_SUCCESS) {
+        if (f == ALLGATHER || f == ALLTOALL)
+            rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, recvcount, recvtype);
+        else
+            rc = check_vec(fn, comm, "recvbuf", recvbuf, recvcounts, rdispls, recvtype,
+                           recvtypes, w, nin);
+    }
+    if (rc == MPI_SUCCESS && request)
+        rc = loom__coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct loom_neighbor_args a = {
+        .sbuf = sendbuf, .rbuf = recvbuf,
+        .scount = (size_t)(sendcount > 0 ? sendcount : 0),
+        .rcount = (size_t)(recvcount > 0 ? recvcount : 0),
+        .stype = w ? NULL : sendtype, .rtype = w ? NULL : recvtype,
+        .scounts = sendcounts, .rcounts = recvcounts,
+        .sdispls = w ? NULL : sdispls, .rdispls = w ? NULL : rdispls,
+        .sdispls_w = w ? sdispls : NULL, .rdispls_w = w ? rdispls : NULL,
+        .stypes = sendtypes, .rtypes = recvtypes};
+    static const build_fn builders[] = {
+        [ALLGATHER] = loom__coll_build_neighbor_allgather,
+        [ALLGATHERV] = loom__coll_build_neighbor_allgatherv,
+        [ALLTOALL] = loom__coll_build_neighbor_alltoall,
+        [ALLTOALLV] = loom__coll_build_neighbor_alltoallv,
+        [ALLTOALLW] = loom__coll_build_neighbor_alltoallw};
+    struct loom_sched *s = builders[f](c, comm, &a, request != NULL);
+    if (s == NULL)
+        return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
+    int mpi_err = MPI_SUCCESS;
+    rc = request ? loom__sched_start(s, request) : loom__sched_run(s, &mpi_err);
+    if (rc != 0)
+        return loom__api_error_code(comm, fn, rc);
+    if (mpi_err != MPI_SUCCESS)
+        return loom__api_error(comm, fn, mpi_err, "a message of the neighbor collective was "
+                               "truncated: the neighbours disagree on counts or types");
+    return MPI_SUCCESS;
+}
+
+int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Neighbor_allgather");
+    return neighbor("MPI_Neighbor_allgather", ALLGATHER, sendbuf, sendcount, NULL, NULL,
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL);
+}
+
+int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ineighbor_allgather");
+    if (request == NULL) /* NULL means blocking below */
+        return loom__coll_check_request("MPI_Ineighbor_allgather", comm, request);
+    return neighbor("MPI_Ineighbor_allgather", ALLGATHER, sendbuf, sendcount, NULL, NULL,
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
+                    request);
+}
+
+int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Neighbor_allgatherv");
+    return neighbor("MPI_Neighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    NULL);
+}
+
+int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ineighbor_allgatherv");
+    if (request == NULL)
+        return loom__coll_check_request("MPI_Ineighbor_allgatherv", comm, request);
+    return neighbor("MPI_Ineighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    request);
+}
+
+int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Neighbor_alltoall");
+    return neighbor("MPI_Neighbor_alltoall", ALLTOALL, sendbuf, sendcount, NULL, NULL,
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL);
+}
+
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ineighbor_alltoall");
+    if (request == NULL)
+        return loom__coll_check_request("MPI_Ineighbor_alltoall", comm, request);
+    return neighbor("MPI_Ineighbor_alltoall", ALLTOALL, sendbuf, sendcount, NULL, NULL,
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
+                    request);
+}
+
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Neighbor_alltoallv");
+    return neighbor("MPI_Neighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
+                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+                    NULL);
+}
+
+int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ineighbor_alltoallv");
+    if (request == NULL)
+        return loom__coll_check_request("MPI_Ineighbor_alltoallv", comm, request);
+    return neighbor("MPI_Ineighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
+                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+                    request);
+}
+
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                           void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                           const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Neighbor_alltoallw");
+    return neighbor("MPI_Neighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
+                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    NULL);
+}
+
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ineighbor_alltoallw");
+    if (request == NULL)
+        return loom__coll_check_request("MPI_Ineighbor_alltoallw", comm, request);
+    return neighbor("MPI_Ineighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
+                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    request);
+}
