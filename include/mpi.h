@@ -255,19 +255,20 @@ LOOM_FOREACH_PREDEFINED_TYPE(LOOM_DECLARE_TYPE)
 #define MPI_SHORT_INT ((MPI_Datatype)&loom_mpi_short_int)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)&loom_mpi_long_double_int)
 
-/* Type classes of MPI_Type_get_envelope (combiners). */
+/* Type classes of MPI_Type_get_envelope (combiners), with MPICH's values (the others are in
+ * the datatype block below). */
 #define MPI_COMBINER_NAMED 1
 #define MPI_COMBINER_DUP 2
 #define MPI_COMBINER_CONTIGUOUS 3
 #define MPI_COMBINER_VECTOR 4
-#define MPI_COMBINER_HVECTOR 5
-#define MPI_COMBINER_INDEXED 6
-#define MPI_COMBINER_HINDEXED 7
-#define MPI_COMBINER_INDEXED_BLOCK 8
-#define MPI_COMBINER_HINDEXED_BLOCK 9
-#define MPI_COMBINER_STRUCT 10
-#define MPI_COMBINER_SUBARRAY 11
-#define MPI_COMBINER_RESIZED 12
+#define MPI_COMBINER_HVECTOR 6
+#define MPI_COMBINER_INDEXED 7
+#define MPI_COMBINER_HINDEXED 9
+#define MPI_COMBINER_INDEXED_BLOCK 10
+#define MPI_COMBINER_HINDEXED_BLOCK 11
+#define MPI_COMBINER_STRUCT 13
+#define MPI_COMBINER_SUBARRAY 14
+#define MPI_COMBINER_RESIZED 19
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
 
@@ -635,6 +636,63 @@ LOOM_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
                        MPI_Op op, MPI_Comm comm, MPI_Request *request);
 LOOM_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request);
+
+/* ---- datatypes, the rest of the chapter (decoding, darray, Fortran 90 types, external32,
+ * type attributes, large counts) ---- */
+#define MPI_COMBINER_DARRAY 15
+#define MPI_COMBINER_F90_REAL 16
+#define MPI_COMBINER_F90_COMPLEX 17
+#define MPI_COMBINER_F90_INTEGER 18
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out,
+                                        int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+LOOM_API int MPI_TYPE_NULL_COPY_FN(MPI_Datatype, int, void *, void *, void *, int *);
+LOOM_API int MPI_TYPE_DUP_FN(MPI_Datatype, int, void *, void *, void *, int *);
+LOOM_API int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void *, void *);
+LOOM_API int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
+                                   int *num_addresses, int *num_datatypes, int *combiner);
+LOOM_API int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                                   int max_datatypes, int array_of_integers[],
+                                   MPI_Aint array_of_addresses[],
+                                   MPI_Datatype array_of_datatypes[]);
+LOOM_API int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                    const int array_of_distribs[], const int array_of_dargs[],
+                                    const int array_of_psizes[], int order,
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype);
+LOOM_API int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+LOOM_API int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+LOOM_API int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+LOOM_API int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+LOOM_API int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+LOOM_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                        MPI_Count *true_extent);
+LOOM_API int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
+                                       MPI_Count count);
+LOOM_API int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                               MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                               MPI_Aint *position);
+LOOM_API int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                                 MPI_Aint *position, void *outbuf, int outcount,
+                                 MPI_Datatype datatype);
+LOOM_API int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                    MPI_Aint *size);
+LOOM_API int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                    MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                    int *type_keyval, void *extra_state);
+LOOM_API int MPI_Type_free_keyval(int *type_keyval);
+LOOM_API int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+LOOM_API int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                               int *flag);
+LOOM_API int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;

@@ -1,10 +1,12 @@
-/* api/datatype.c — MPI calls on an existing datatype: commit, free, extents, sizes, names,
+/* api/datatype.c — MPI calls on an existing datatype: commit, free, extents (_x too), sizes,
+ * names,
  * and the address helpers (MPI_Get_address, MPI_Aint_add / _diff).
  *
  * Datatype calls have no communicator: errors go to MPI_COMM_WORLD's handler (MPI 3.1).
  * Queries accept uncommitted types; a predefined type cannot be freed. */
 #include <limits.h>
 #include "api/api.h"
+#include "api/type_attr.h"
 #include "dt/dt.h"
 
 #define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
@@ -44,6 +46,12 @@ int MPI_Type_free(MPI_Datatype *datatype)
     if ((*datatype)->predefined)
         return FAIL(fn, MPI_ERR_TYPE, "cannot free the predefined datatype %s",
                     (*datatype)->name);
+    /* attributes go first, their delete callbacks seeing the handle still valid; a callback
+     * that fails leaves the type (and its remaining attributes) alive */
+    rc = loom__type_attr_delete_all(*datatype);
+    if (rc)
+        return FAIL(fn, rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER,
+                    "a delete callback of an attribute returned error %d", rc);
     loom__dt_free(*datatype);
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
@@ -74,6 +82,34 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
         return FAIL(fn, MPI_ERR_ARG, "%s is NULL", true_lb == NULL ? "true_lb" : "true_extent");
     *true_lb = (MPI_Aint)datatype->true_lb;
     *true_extent = (MPI_Aint)datatype->true_extent;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    LOOM_API_ENTER("MPI_Type_get_extent_x");
+    static const char fn[] = "MPI_Type_get_extent_x";
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (lb == NULL || extent == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", lb == NULL ? "lb" : "extent");
+    *lb = (MPI_Count)datatype->lb;
+    *extent = (MPI_Count)datatype->extent;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    LOOM_API_ENTER("MPI_Type_get_true_extent_x");
+    static const char fn[] = "MPI_Type_get_true_extent_x";
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (true_lb == NULL || true_extent == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", true_lb == NULL ? "true_lb" : "true_extent");
+    *true_lb = (MPI_Count)datatype->true_lb;
+    *true_extent = (MPI_Count)datatype->true_extent;
     return MPI_SUCCESS;
 }
 

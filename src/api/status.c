@@ -1,5 +1,5 @@
 /* api/status.c — what a status says about a completed operation: MPI_Get_count,
- * MPI_Get_elements(_x), MPI_Status_set_elements, MPI_Status_set_cancelled and
+ * MPI_Get_elements(_x), MPI_Status_set_elements(_x), MPI_Status_set_cancelled and
  * MPI_Test_cancelled.
  *
  * A status records the bytes transferred (loom_bytes); counts are derived from it and the
@@ -85,6 +85,24 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
         return rc;
     if (count < 0)
         return FAIL(fn, MPI_ERR_COUNT, "count %d is negative", count);
+    status->loom_bytes = (MPI_Count)loom__dt_elements_bytes(datatype, (size_t)count);
+    return MPI_SUCCESS;
+}
+
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    LOOM_API_ENTER("MPI_Status_set_elements_x");
+    static const char fn[] = "MPI_Status_set_elements_x";
+    int rc = check_status_type(fn, status, datatype);
+    if (rc)
+        return rc;
+    if (count < 0)
+        return FAIL(fn, MPI_ERR_COUNT, "count %lld is negative", count);
+    /* the bytes must fit the status (an MPI_Count) */
+    size_t per = datatype->nbasic ? datatype->size / datatype->nbasic + 1 : 0;
+    if (per && (size_t)count > (size_t)LLONG_MAX / per)
+        return FAIL(fn, MPI_ERR_COUNT, "count %lld of %s is too large for a status", count,
+                    datatype->name);
     status->loom_bytes = (MPI_Count)loom__dt_elements_bytes(datatype, (size_t)count);
     return MPI_SUCCESS;
 }
