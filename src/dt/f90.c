@@ -14,7 +14,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "core/error.h"
 #include "dt/dt.h"
 
@@ -80,11 +79,18 @@ int loom__dt_f90(int combiner, int p, int r, struct loom_datatype **out)
         if (f->c.combiner == combiner && f->ints[0] == p && f->ints[1] == r)
             break;
     if (f == NULL && (f = calloc(1, sizeof *f)) != NULL) { /* lives until the process ends */
-        memcpy(&f->t, base, sizeof f->t);
+        /* the layout of base, field by field: its name and attributes may be changing under
+         * their own locks */
+        f->t.obj.magic = LOOM_MAGIC_DATATYPE;
         atomic_init(&f->t.refs, 1);
+        f->t.size = base->size;
+        f->t.extent = f->t.true_extent = base->extent;
+        f->t.committed = f->t.predefined = f->t.contig = f->t.dense = 1;
+        f->t.align = base->align;
         f->t.basic = base;
+        f->t.nbasic = 1;
+        f->t.kind = LOOM_DT_BASIC;
         f->t.combiner = combiner;
-        f->t.attrs = NULL;
         f->ints[0] = p;
         f->ints[1] = r;
         atomic_init(&f->c.refs, 1);
