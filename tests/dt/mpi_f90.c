@@ -1,7 +1,7 @@
 /* MPI_Type_create_f90_integer / _real / _complex and MPI_Type_match_size: the type chosen for
  * a range, precision or size has the size C gives it, the same arguments give the same
- * handle, the types are predefined (cannot be freed) and usable (packed like their C type),
- * and asking for what no type has is MPI_ERR_ARG. */
+ * handle, the types are predefined (cannot be freed) and usable (packed and reduced like
+ * their C type), and asking for what no type has is MPI_ERR_ARG. */
 #include <float.h>
 #include <mpi.h>
 #include "comm_check.h"
@@ -68,6 +68,15 @@ int main(int argc, char **argv)
     CHECK_INT(n, 3);
     OK(MPI_Get_count(&st, MPI_INT32_T, &n));
     CHECK_INT(n, 3);
+    /* reductions work on them as on their C type */
+    int sum[3] = {1, 1, 1};
+    OK(MPI_Reduce_local(v, sum, 3, t, MPI_SUM));
+    CHECK(sum[0] == 8 && sum[1] == -7 && sum[2] == 10);
+    MPI_Datatype dr;
+    OK(MPI_Type_create_f90_real(DBL_DIG, MPI_UNDEFINED, &dr));
+    double dx[2] = {1.5, -2.0}, dy[2] = {2.0, 4.0};
+    OK(MPI_Reduce_local(dx, dy, 2, dr, MPI_PROD));
+    CHECK(dy[0] == 3.0 && dy[1] == -8.0);
     MPI_Aint es;
     OK(MPI_Pack_external_size("external32", 2, t, &es));
     CHECK_INT(es, 8);
