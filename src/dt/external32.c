@@ -124,21 +124,40 @@ static inline void to_big(unsigned char *d, const unsigned char *s, size_t n)
 /* The native integer at s (size bytes) as a 64-bit value, sign-extended when sgn. */
 static uint64_t load_int(const unsigned char *s, size_t size, int sgn)
 {
-    switch (size) {
-    case 1: { int8_t v; memcpy(&v, s, 1); return sgn ? (uint64_t)(int64_t)v : (uint8_t)v; }
-    case 2: { int16_t v; memcpy(&v, s, 2); return sgn ? (uint64_t)(int64_t)v : (uint16_t)v; }
-    case 4: { int32_t v; memcpy(&v, s, 4); return sgn ? (uint64_t)(int64_t)v : (uint32_t)v; }
-    default: { uint64_t v; memcpy(&v, s, 8); return v; }
+    if (size == 1) {
+        int8_t v;
+        memcpy(&v, s, 1);
+        return sgn ? (uint64_t)(int64_t)v : (uint8_t)v;
     }
+    if (size == 2) {
+        int16_t v;
+        memcpy(&v, s, 2);
+        return sgn ? (uint64_t)(int64_t)v : (uint16_t)v;
+    }
+    if (size == 4) {
+        int32_t v;
+        memcpy(&v, s, 4);
+        return sgn ? (uint64_t)(int64_t)v : (uint32_t)v;
+    }
+    uint64_t v;
+    memcpy(&v, s, 8);
+    return v;
 }
 
+/* The low `size` bytes of v, stored natively at d. */
 static void store_int(unsigned char *d, size_t size, uint64_t v)
 {
-    switch (size) {
-    case 1: { uint8_t x = (uint8_t)v; memcpy(d, &x, 1); break; }
-    case 2: { uint16_t x = (uint16_t)v; memcpy(d, &x, 2); break; }
-    case 4: { uint32_t x = (uint32_t)v; memcpy(d, &x, 4); break; }
-    default: memcpy(d, &v, 8); break;
+    if (size == 1) {
+        uint8_t x = (uint8_t)v;
+        memcpy(d, &x, 1);
+    } else if (size == 2) {
+        uint16_t x = (uint16_t)v;
+        memcpy(d, &x, 2);
+    } else if (size == 4) {
+        uint32_t x = (uint32_t)v;
+        memcpy(d, &x, 4);
+    } else {
+        memcpy(d, &v, 8);
     }
 }
 

@@ -83,9 +83,12 @@ int main(int argc, char **argv)
 
     /* match_size: a predefined type of the class with exactly that size */
     static const struct { int cls, size; MPI_Datatype want; } m[] = {
-        {MPI_TYPECLASS_INTEGER, 1, MPI_SIGNED_CHAR}, {MPI_TYPECLASS_INTEGER, 2, MPI_SHORT},
-        {MPI_TYPECLASS_INTEGER, 4, MPI_INT},         {MPI_TYPECLASS_REAL, 4, MPI_FLOAT},
-        {MPI_TYPECLASS_REAL, 8, MPI_DOUBLE},         {MPI_TYPECLASS_COMPLEX, 8, MPI_C_FLOAT_COMPLEX},
+        {MPI_TYPECLASS_INTEGER, 1, MPI_SIGNED_CHAR},
+        {MPI_TYPECLASS_INTEGER, 2, MPI_SHORT},
+        {MPI_TYPECLASS_INTEGER, 4, MPI_INT},
+        {MPI_TYPECLASS_REAL, 4, MPI_FLOAT},
+        {MPI_TYPECLASS_REAL, 8, MPI_DOUBLE},
+        {MPI_TYPECLASS_COMPLEX, 8, MPI_C_FLOAT_COMPLEX},
         {MPI_TYPECLASS_COMPLEX, 16, MPI_C_DOUBLE_COMPLEX},
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
