@@ -15,9 +15,16 @@
 static int cyclic(ptrdiff_t b, ptrdiff_t n, ptrdiff_t c, ptrdiff_t p, struct loom_datatype *old,
                   struct loom_datatype **out)
 {
+    /* A block longer than the dimension is the whole dimension (on coordinate 0 only): the
+     * same layout, and the products below stay within n * extent, which the caller bounded
+     * (no overflow for any darg or grid). */
+    if (b > n)
+        b = n;
     ptrdiff_t ex = old->extent, first = c * b;
     ptrdiff_t full = 0, last = 0; /* whole blocks, elements of the cut last block */
-    if (first < n) {
+    if (first >= n)
+        first = 0; /* no data here: where the empty blocks sit does not matter */
+    else {
         ptrdiff_t span = n - first; /* elements from my first block to the end */
         full = (span - 1) / (p * b) + 1;
         ptrdiff_t tail = span - (full - 1) * p * b; /* elements of my last block's range */
@@ -26,7 +33,8 @@ static int cyclic(ptrdiff_t b, ptrdiff_t n, ptrdiff_t c, ptrdiff_t p, struct loo
             full--;
         }
     }
-    ptrdiff_t stride = p * b * ex;
+    /* with two blocks or more, p * b < n bounds the stride; with one it is not used */
+    ptrdiff_t stride = full + (last > 0) > 1 ? p * b * ex : 0;
     struct loom_datatype *blocks = NULL, *t = NULL;
     int rc = loom__dt_hvector((size_t)full, (size_t)b, stride, old, MPI_COMBINER_HVECTOR,
                               &blocks);

@@ -175,6 +175,15 @@ int main(int argc, char **argv)
         CHECK_INT(ext, 15 * (MPI_Aint)sizeof(int));
         OK(MPI_Type_free(&t));
     }
+    /* huge distribution arguments and grids: the same layouts as blocks of the whole
+     * dimension, no overflow */
+    {
+        int gs[] = {5}, ps[] = {size};
+        int db[] = {MPI_DISTRIBUTE_BLOCK}, dc[] = {MPI_DISTRIBUTE_CYCLIC};
+        int big[] = {0x7fffffff};
+        check_case(size, rank, 1, gs, db, big, ps, MPI_ORDER_C);
+        check_case(size, rank, 1, gs, dc, big, ps, MPI_ORDER_FORTRAN);
+    }
     MPI_Finalize();
     return 0;
 }
