@@ -5,6 +5,7 @@
  * NULL array or output, a bad order or bad subarray sizes MPI_ERR_ARG, ndims < 1
  * MPI_ERR_DIMS, a bad or freed type MPI_ERR_TYPE. Datatype calls have no communicator, so
  * errors go to MPI_COMM_WORLD's handler (MPI 3.1). Old types need not be committed. */
+#include <limits.h>
 #include <stdlib.h>
 #include "api/api.h"
 #include "api/type_attr.h"
@@ -60,10 +61,18 @@ static int check_common(const char *fn, int count, const int *blens, int blen,
 
 /* A record for the constructor's arguments (dt/contents.c), to be filled by the caller; on
  * NULL, MPI_ERR_NO_MEM has been reported into *rc. */
-static struct loom_dt_contents *record(const char *fn, int combiner, int ni, int na, int nd,
-                                       int *rc)
+static struct loom_dt_contents *record(const char *fn, int combiner, long long ni, int na,
+                                       int nd, int *rc)
 {
-    struct loom_dt_contents *c = loom__dt_contents_new(combiner, ni, na, nd);
+    /* the envelope gives the counts as ints (get_envelope_c is not provided) */
+    if (ni > INT_MAX) {
+        *rc = FAIL(fn, MPI_ERR_ARG,
+                   "the constructor's %lld integer arguments exceed what "
+                   "MPI_Type_get_envelope can count",
+                   ni);
+        return NULL;
+    }
+    struct loom_dt_contents *c = loom__dt_contents_new(combiner, (int)ni, na, nd);
     if (!c)
         *rc = loom__api_error_code(MPI_COMM_WORLD, fn, LOOM_ERR_NOMEM);
     return c;
@@ -150,7 +159,8 @@ static struct loom_dt_contents *indexed_record(const char *fn, int count, const 
                                                const MPI_Aint *adisp, const MPI_Datatype *types,
                                                MPI_Datatype old, int combiner, int *rc)
 {
-    int nbl = blens ? count : 1, ni = 1 + nbl + (idisp ? count : 0);
+    int nbl = blens ? count : 1;
+    long long ni = 1LL + nbl + (idisp ? count : 0);
     int na = adisp ? count : 0, nd = types ? count : 1;
     struct loom_dt_contents *c = record(fn, combiner, ni, na, nd, rc);
     if (!c)
@@ -312,7 +322,7 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
         return rc;
     if (newtype == NULL)
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
-    struct loom_dt_contents *c = record(fn, MPI_COMBINER_SUBARRAY, 3 * ndims + 2, 0, 1, &rc);
+    struct loom_dt_contents *c = record(fn, MPI_COMBINER_SUBARRAY, 3LL * ndims + 2, 0, 1, &rc);
     if (!c)
         return rc;
     c->ints[0] = ndims;

@@ -6,6 +6,7 @@
  * distribution whose blocks do not cover the dimension (darg * psize < gsize), and a
  * distribution NONE over more than one process, are MPI_ERR_ARG. Errors go to
  * MPI_COMM_WORLD's handler (datatype calls have no communicator). */
+#include <limits.h>
 #include "api/api.h"
 #include "dt/dt.h"
 
@@ -57,6 +58,8 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
         return FAIL(fn, MPI_ERR_ARG, "rank %d is not in 0..%d", rank, size - 1);
     if (ndims < 1)
         return FAIL(fn, MPI_ERR_DIMS, "ndims %d is less than 1", ndims);
+    if (ndims > (INT_MAX - 4) / 4) /* the envelope counts its integers in an int */
+        return FAIL(fn, MPI_ERR_DIMS, "ndims %d is too large", ndims);
     if (!array_of_gsizes || !array_of_distribs || !array_of_dargs || !array_of_psizes)
         return FAIL(fn, MPI_ERR_ARG, "array_of_%s is NULL",
                     !array_of_gsizes     ? "gsizes"

@@ -8,6 +8,7 @@
  * (the last one cut at n), resized to lb 0 and the extent of the whole dimension, n times the
  * extent of the type below; so the next slower dimension steps over whole rows. The process
  * grid is row major whatever the array order (MPI 4.1, 5.1.13). */
+#include <stdlib.h>
 #include "core/error.h"
 #include "dt/dt.h"
 
@@ -57,7 +58,9 @@ int loom__dt_darray(int rank, int ndims, const int *gsizes, const int *distribs,
                     struct loom_datatype **out)
 {
     /* coordinates of rank in the row-major grid */
-    int coords[ndims];
+    int *coords = malloc((size_t)ndims * sizeof(int)); /* freed below */
+    if (!coords)
+        return LOOM_ERR_NOMEM;
     for (int i = ndims - 1, r = rank; i >= 0; i--) {
         coords[i] = r % psizes[i];
         r /= psizes[i];
@@ -82,10 +85,13 @@ int loom__dt_darray(int rank, int ndims, const int *gsizes, const int *distribs,
         }
         int rc = cyclic(b, n, c, p, t, &next);
         loom__dt_release(t);
-        if (rc)
+        if (rc) {
+            free(coords);
             return rc;
+        }
         t = next;
     }
+    free(coords);
     t->combiner = MPI_COMBINER_DARRAY;
     *out = t;
     return 0;

@@ -50,6 +50,7 @@ int main(int argc, char **argv)
     CHECK_INT(DARRAY(4, 4, 2, gs, ds, da, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG);
     CHECK_INT(DARRAY(4, -1, 2, gs, ds, da, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG);
     CHECK_INT(DARRAY(4, 0, 0, gs, ds, da, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_DIMS);
+    CHECK_INT(DARRAY(4, 0, 0x7fffffff, gs, ds, da, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_DIMS);
     CHECK_INT(DARRAY(4, 0, 2, NULL, ds, da, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG);
     CHECK_INT(DARRAY(4, 0, 2, gs, NULL, da, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG);
     CHECK_INT(DARRAY(4, 0, 2, gs, ds, NULL, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG);
