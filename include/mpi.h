@@ -255,19 +255,20 @@ LOOM_FOREACH_PREDEFINED_TYPE(LOOM_DECLARE_TYPE)
 #define MPI_SHORT_INT ((MPI_Datatype)&loom_mpi_short_int)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)&loom_mpi_long_double_int)
 
-/* Type classes of MPI_Type_get_envelope (combiners). */
+/* Type classes of MPI_Type_get_envelope (combiners), with MPICH's values (the others are in
+ * the datatype block below). */
 #define MPI_COMBINER_NAMED 1
 #define MPI_COMBINER_DUP 2
 #define MPI_COMBINER_CONTIGUOUS 3
 #define MPI_COMBINER_VECTOR 4
-#define MPI_COMBINER_HVECTOR 5
-#define MPI_COMBINER_INDEXED 6
-#define MPI_COMBINER_HINDEXED 7
-#define MPI_COMBINER_INDEXED_BLOCK 8
-#define MPI_COMBINER_HINDEXED_BLOCK 9
-#define MPI_COMBINER_STRUCT 10
-#define MPI_COMBINER_SUBARRAY 11
-#define MPI_COMBINER_RESIZED 12
+#define MPI_COMBINER_HVECTOR 6
+#define MPI_COMBINER_INDEXED 7
+#define MPI_COMBINER_HINDEXED 9
+#define MPI_COMBINER_INDEXED_BLOCK 10
+#define MPI_COMBINER_HINDEXED_BLOCK 11
+#define MPI_COMBINER_STRUCT 13
+#define MPI_COMBINER_SUBARRAY 14
+#define MPI_COMBINER_RESIZED 19
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
 
@@ -429,12 +430,6 @@ typedef enum MPI_T_source_order {
     MPI_T_SOURCE_UNORDERED
 } MPI_T_source_order;
 
-/* ---- the MPI calls ----------------------------------------------------------------
- * Every standard call loom has, and its PMPI_ twin for profiling tools: mpi_proto.h is made
- * by the build (loom-bindgen) from the description of the calls in src/api/calls/ and
- * installed next to this header (docs/bindings.md). */
-#include "mpi_proto.h"
-
 /* ---- process topologies and neighbor collectives (MPI 4.1 chapter 8) ----------------- */
 /* MPI_Topo_test results (MPICH's values) */
 #define MPI_GRAPH 1
@@ -444,86 +439,33 @@ typedef enum MPI_T_source_order {
 extern LOOM_API int *const MPI_UNWEIGHTED;
 extern LOOM_API int *const MPI_WEIGHTS_EMPTY;
 
-LOOM_API int MPI_Dims_create(int nnodes, int ndims, int dims[]);
-LOOM_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
-                             const int periods[], int reorder, MPI_Comm *comm_cart);
-LOOM_API int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
-                          int coords[]);
-LOOM_API int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
-LOOM_API int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
-LOOM_API int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
-LOOM_API int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
-                            int *rank_dest);
-LOOM_API int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
-LOOM_API int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
-                          int *newrank);
-LOOM_API int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
-                              const int edges[], int reorder, MPI_Comm *comm_graph);
-LOOM_API int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
-                           int edges[]);
-LOOM_API int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
-LOOM_API int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
-LOOM_API int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
-LOOM_API int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
-                           int *newrank);
-LOOM_API int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
-                                   const int degrees[], const int destinations[],
-                                   const int weights[], MPI_Info info, int reorder,
-                                   MPI_Comm *comm_dist_graph);
-LOOM_API int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
-                                            const int sources[], const int sourceweights[],
-                                            int outdegree, const int destinations[],
-                                            const int destweights[], MPI_Info info,
-                                            int reorder, MPI_Comm *comm_dist_graph);
-LOOM_API int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
-                                      int sourceweights[], int maxoutdegree,
-                                      int destinations[], int destweights[]);
-LOOM_API int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
-                                            int *weighted);
-LOOM_API int MPI_Topo_test(MPI_Comm comm, int *status);
+/* ---- datatypes, the rest of the chapter (decoding, darray, Fortran 90 types, external32,
+ * type attributes, large counts) ---- */
+#define MPI_COMBINER_DARRAY 15
+#define MPI_COMBINER_F90_REAL 16
+#define MPI_COMBINER_F90_COMPLEX 17
+#define MPI_COMBINER_F90_INTEGER 18
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out,
+                                        int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+LOOM_API int MPI_TYPE_NULL_COPY_FN(MPI_Datatype, int, void *, void *, void *, int *);
+LOOM_API int MPI_TYPE_DUP_FN(MPI_Datatype, int, void *, void *, void *, int *);
+LOOM_API int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void *, void *);
 
-LOOM_API int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                    MPI_Comm comm);
-LOOM_API int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
-                                     MPI_Datatype sendtype, void *recvbuf,
-                                     const int recvcounts[], const int displs[],
-                                     MPI_Datatype recvtype, MPI_Comm comm);
-LOOM_API int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                   MPI_Comm comm);
-LOOM_API int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
-                                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                    const int recvcounts[], const int rdispls[],
-                                    MPI_Datatype recvtype, MPI_Comm comm);
-LOOM_API int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                    void *recvbuf, const int recvcounts[],
-                                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                    MPI_Comm comm);
-LOOM_API int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
-                                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                                     MPI_Datatype recvtype, MPI_Comm comm,
-                                     MPI_Request *request);
-LOOM_API int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
-                                      MPI_Datatype sendtype, void *recvbuf,
-                                      const int recvcounts[], const int displs[],
-                                      MPI_Datatype recvtype, MPI_Comm comm,
-                                      MPI_Request *request);
-LOOM_API int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                    MPI_Comm comm, MPI_Request *request);
-LOOM_API int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
-                                     const int sdispls[], MPI_Datatype sendtype,
-                                     void *recvbuf, const int recvcounts[],
-                                     const int rdispls[], MPI_Datatype recvtype,
-                                     MPI_Comm comm, MPI_Request *request);
-LOOM_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                     void *recvbuf, const int recvcounts[],
-                                     const MPI_Aint rdispls[],
-                                     const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                     MPI_Request *request);
+/* ---- the MPI calls ----------------------------------------------------------------
+ * Every standard call loom has, and its PMPI_ twin for profiling tools: mpi_proto.h is made
+ * by the build (loom-bindgen) from the description of the calls in src/api/calls/ and
+ * installed next to this header (docs/bindings.md). */
+#include "mpi_proto.h"
 
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;

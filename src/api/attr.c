@@ -41,6 +41,8 @@ static const char *keyval_problem(int id, int allow_freed, struct loom_keyval **
     *kv = loom__keyval_get(id, 1);
     if (*kv == NULL)
         return id == MPI_KEYVAL_INVALID ? "is MPI_KEYVAL_INVALID" : "does not exist";
+    if ((*kv)->kind != LOOM_ATTR_COMM)
+        return "is not a communicator keyval";
     if (!allow_freed && loom__load_relaxed(&(*kv)->freed))
         return "was freed";
     return NULL;

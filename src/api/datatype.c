@@ -1,10 +1,12 @@
-/* api/datatype.c — MPI calls on an existing datatype: commit, free, extents, sizes, names,
+/* api/datatype.c — MPI calls on an existing datatype: commit, free, extents (_x too), sizes,
+ * names,
  * and the address helpers (MPI_Get_address, MPI_Aint_add / _diff).
  *
  * Datatype calls have no communicator: errors go to MPI_COMM_WORLD's handler (MPI 3.1).
  * Queries accept uncommitted types; a predefined type cannot be freed. */
 #include <limits.h>
 #include "api/api.h"
+#include "api/type_attr.h"
 #include "dt/dt.h"
 
 #define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
@@ -16,7 +18,7 @@ static int check_type(const char *fn, MPI_Datatype t)
     return why ? FAIL(fn, MPI_ERR_TYPE, "datatype %s", why) : MPI_SUCCESS;
 }
 
-int loom__mpi_type_commit(MPI_Datatype *datatype)
+int  loom__mpi_type_commit(MPI_Datatype *datatype)
 {
     LOOM_API_ENTER("MPI_Type_commit");
     static const char fn[] = "MPI_Type_commit";
@@ -32,7 +34,7 @@ int loom__mpi_type_commit(MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-int loom__mpi_type_free(MPI_Datatype *datatype)
+int  loom__mpi_type_free(MPI_Datatype *datatype)
 {
     LOOM_API_ENTER("MPI_Type_free");
     static const char fn[] = "MPI_Type_free";
@@ -44,12 +46,18 @@ int loom__mpi_type_free(MPI_Datatype *datatype)
     if ((*datatype)->predefined)
         return FAIL(fn, MPI_ERR_TYPE, "cannot free the predefined datatype %s",
                     (*datatype)->name);
+    /* attributes go first, their delete callbacks seeing the handle still valid; a callback
+     * that fails leaves the type (and its remaining attributes) alive */
+    rc = loom__type_attr_delete_all(*datatype);
+    if (rc)
+        return FAIL(fn, rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER,
+                    "a delete callback of an attribute returned error %d", rc);
     loom__dt_free(*datatype);
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
 }
 
-int loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+int  loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     LOOM_API_ENTER("MPI_Type_get_extent");
     static const char fn[] = "MPI_Type_get_extent";
@@ -63,7 +71,7 @@ int loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *ext
     return MPI_SUCCESS;
 }
 
-int loom__mpi_type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+int  loom__mpi_type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
     LOOM_API_ENTER("MPI_Type_get_true_extent");
     static const char fn[] = "MPI_Type_get_true_extent";
@@ -77,7 +85,36 @@ int loom__mpi_type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI
     return MPI_SUCCESS;
 }
 
-int loom__mpi_type_size(MPI_Datatype datatype, int *size)
+int  loom__mpi_type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    LOOM_API_ENTER("MPI_Type_get_extent_x");
+    static const char fn[] = "MPI_Type_get_extent_x";
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (lb == NULL || extent == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", lb == NULL ? "lb" : "extent");
+    *lb = (MPI_Count)datatype->lb;
+    *extent = (MPI_Count)datatype->extent;
+    return MPI_SUCCESS;
+}
+
+int  loom__mpi_type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                      MPI_Count *true_extent)
+{
+    LOOM_API_ENTER("MPI_Type_get_true_extent_x");
+    static const char fn[] = "MPI_Type_get_true_extent_x";
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (true_lb == NULL || true_extent == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", true_lb == NULL ? "true_lb" : "true_extent");
+    *true_lb = (MPI_Count)datatype->true_lb;
+    *true_extent = (MPI_Count)datatype->true_extent;
+    return MPI_SUCCESS;
+}
+
+int  loom__mpi_type_size(MPI_Datatype datatype, int *size)
 {
     LOOM_API_ENTER("MPI_Type_size");
     static const char fn[] = "MPI_Type_size";
@@ -90,7 +127,7 @@ int loom__mpi_type_size(MPI_Datatype datatype, int *size)
     return MPI_SUCCESS;
 }
 
-int loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
+int  loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     LOOM_API_ENTER("MPI_Type_size_x");
     static const char fn[] = "MPI_Type_size_x";
@@ -103,7 +140,7 @@ int loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
-int loom__mpi_type_set_name(MPI_Datatype datatype, const char *name)
+int  loom__mpi_type_set_name(MPI_Datatype datatype, const char *name)
 {
     LOOM_API_ENTER("MPI_Type_set_name");
     static const char fn[] = "MPI_Type_set_name";
@@ -116,7 +153,7 @@ int loom__mpi_type_set_name(MPI_Datatype datatype, const char *name)
     return MPI_SUCCESS;
 }
 
-int loom__mpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
+int  loom__mpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
 {
     LOOM_API_ENTER("MPI_Type_get_name");
     static const char fn[] = "MPI_Type_get_name";
@@ -129,7 +166,7 @@ int loom__mpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-int loom__mpi_get_address(const void *location, MPI_Aint *address)
+int  loom__mpi_get_address(const void *location, MPI_Aint *address)
 {
     LOOM_API_ENTER("MPI_Get_address");
     if (address == NULL)
@@ -140,12 +177,12 @@ int loom__mpi_get_address(const void *location, MPI_Aint *address)
 
 /* MPI_Aint_add and MPI_Aint_diff return an address, not an error code: no checks. Addresses
  * are plain integers here, so this is integer arithmetic (done unsigned: no overflow UB). */
-MPI_Aint loom__mpi_aint_add(MPI_Aint base, MPI_Aint disp)
+MPI_Aint  loom__mpi_aint_add(MPI_Aint base, MPI_Aint disp)
 {
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 
-MPI_Aint loom__mpi_aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+MPI_Aint  loom__mpi_aint_diff(MPI_Aint addr1, MPI_Aint addr2)
 {
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }

@@ -5,8 +5,10 @@
  * NULL array or output, a bad order or bad subarray sizes MPI_ERR_ARG, ndims < 1
  * MPI_ERR_DIMS, a bad or freed type MPI_ERR_TYPE. Datatype calls have no communicator, so
  * errors go to MPI_COMM_WORLD's handler (MPI 3.1). Old types need not be committed. */
+#include <limits.h>
 #include <stdlib.h>
 #include "api/api.h"
+#include "api/type_attr.h"
 #include "dt/dt.h"
 
 #define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
@@ -57,11 +59,35 @@ static int check_common(const char *fn, int count, const int *blens, int blen,
     return MPI_SUCCESS;
 }
 
-/* Hand out *t (read after rc is known: the constructor wrote it) or report rc. */
-static int finish(const char *fn, int rc, struct loom_datatype *const *t, MPI_Datatype *newtype)
+/* A record for the constructor's arguments (dt/contents.c), to be filled by the caller; on
+ * NULL, MPI_ERR_NO_MEM has been reported into *rc. */
+static struct loom_dt_contents *record(const char *fn, int combiner, long long ni, int na,
+                                       int nd, int *rc)
 {
-    if (rc)
+    /* the envelope gives the counts as ints (get_envelope_c is not provided) */
+    if (ni > INT_MAX) {
+        *rc = FAIL(fn, MPI_ERR_ARG,
+                   "the constructor's %lld integer arguments exceed what "
+                   "MPI_Type_get_envelope can count",
+                   ni);
+        return NULL;
+    }
+    struct loom_dt_contents *c = loom__dt_contents_new(combiner, (int)ni, na, nd);
+    if (!c)
+        *rc = loom__api_error_code(MPI_COMM_WORLD, fn, LOOM_ERR_NOMEM);
+    return c;
+}
+
+/* Hand out *t (read after rc is known: the constructor wrote it) with its record c attached,
+ * or report rc (c is then dropped). */
+static int finish(const char *fn, int rc, struct loom_datatype *const *t,
+                  struct loom_dt_contents *c, MPI_Datatype *newtype)
+{
+    if (rc) {
+        loom__dt_contents_discard(c);
         return build_error(fn, rc);
+    }
+    loom__dt_contents_attach(*t, c);
     *newtype = *t;
     return MPI_SUCCESS;
 }
@@ -73,8 +99,13 @@ int loom__mpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *new
     int rc = check_common(fn, count, NULL, 0, "", 1, oldtype, newtype);
     if (rc)
         return rc;
+    struct loom_dt_contents *c = record(fn, MPI_COMBINER_CONTIGUOUS, 1, 0, 1, &rc);
+    if (!c)
+        return rc;
+    c->ints[0] = count;
+    c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
-    return finish(fn, loom__dt_contiguous((size_t)count, oldtype, &t), &t, newtype);
+    return finish(fn, loom__dt_contiguous((size_t)count, oldtype, &t), &t, c, newtype);
 }
 
 int loom__mpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
@@ -85,10 +116,17 @@ int loom__mpi_type_vector(int count, int blocklength, int stride, MPI_Datatype o
     int rc = check_common(fn, count, NULL, blocklength, "", 1, oldtype, newtype);
     if (rc)
         return rc;
+    struct loom_dt_contents *c = record(fn, MPI_COMBINER_VECTOR, 3, 0, 1, &rc);
+    if (!c)
+        return rc;
+    c->ints[0] = count;
+    c->ints[1] = blocklength;
+    c->ints[2] = stride;
+    c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
     rc = loom__dt_hvector((size_t)count, (size_t)blocklength, (ptrdiff_t)stride * oldtype->extent,
                           oldtype, MPI_COMBINER_VECTOR, &t);
-    return finish(fn, rc, &t, newtype);
+    return finish(fn, rc, &t, c, newtype);
 }
 
 int loom__mpi_type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
@@ -99,10 +137,44 @@ int loom__mpi_type_create_hvector(int count, int blocklength, MPI_Aint stride, M
     int rc = check_common(fn, count, NULL, blocklength, "", 1, oldtype, newtype);
     if (rc)
         return rc;
+    struct loom_dt_contents *c = record(fn, MPI_COMBINER_HVECTOR, 2, 1, 1, &rc);
+    if (!c)
+        return rc;
+    c->ints[0] = count;
+    c->ints[1] = blocklength;
+    c->addrs[0] = stride;
+    c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
     rc = loom__dt_hvector((size_t)count, (size_t)blocklength, (ptrdiff_t)stride, oldtype,
                           MPI_COMBINER_HVECTOR, &t);
-    return finish(fn, rc, &t, newtype);
+    return finish(fn, rc, &t, c, newtype);
+}
+
+/* The record of an indexed-family constructor (arguments as in indexed() below): the
+ * integers are count, then the block lengths (one for the _block kinds), then the
+ * displacements in extents (indexed kinds); the addresses the displacements in bytes (h
+ * kinds); the types oldtype, or the struct's types. NULL: reported into *rc. */
+static struct loom_dt_contents *indexed_record(const char *fn, int count, const int *blens,
+                                               int blen, const int *idisp,
+                                               const MPI_Aint *adisp, const MPI_Datatype *types,
+                                               MPI_Datatype old, int combiner, int *rc)
+{
+    int nbl = blens ? count : 1;
+    long long ni = 1LL + nbl + (idisp ? count : 0);
+    int na = adisp ? count : 0, nd = types ? count : 1;
+    struct loom_dt_contents *c = record(fn, combiner, ni, na, nd, rc);
+    if (!c)
+        return NULL;
+    c->ints[0] = count;
+    for (int i = 0; i < nbl; i++)
+        c->ints[1 + i] = blens ? blens[i] : blen;
+    for (int i = 0; idisp && i < count; i++)
+        c->ints[1 + nbl + i] = idisp[i];
+    for (int i = 0; i < na; i++)
+        c->addrs[i] = adisp[i];
+    for (int i = 0; i < nd; i++)
+        c->types[i] = types ? types[i] : old;
+    return c;
 }
 
 /* The indexed family: block lengths from blens[] (NULL: blen for all), displacements from
@@ -128,12 +200,17 @@ static int indexed(const char *fn, int count, const int *blens, int blen, const 
                 return FAIL(fn, MPI_ERR_TYPE, "types[%d] %s", i, why);
         }
     }
+    struct loom_dt_contents *c = indexed_record(fn, count, blens, blen, idisp, adisp, types, old,
+                                                combiner, &rc);
+    if (!c)
+        return rc;
     size_t n = count > 0 ? (size_t)count : 1;
     size_t *bl = malloc(n * sizeof(*bl));
     ptrdiff_t *d = malloc(n * sizeof(*d));
     if (!bl || !d) {
         free(bl);
         free(d);
+        loom__dt_contents_discard(c);
         return loom__api_error_code(MPI_COMM_WORLD, fn, LOOM_ERR_NOMEM);
     }
     for (int i = 0; i < count; i++) {
@@ -149,7 +226,7 @@ static int indexed(const char *fn, int count, const int *blens, int blen, const 
     rc = loom__dt_blocks((size_t)count, bl, d, tp, old, combiner, &t);
     free(bl);
     free(d);
-    return finish(fn, rc, &t, newtype);
+    return finish(fn, rc, &t, c, newtype);
 }
 
 int loom__mpi_type_indexed(int count, const int blocklengths[], const int displacements[],
@@ -206,8 +283,14 @@ int loom__mpi_type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint ex
         return rc;
     if (newtype == NULL)
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
+    struct loom_dt_contents *c = record(fn, MPI_COMBINER_RESIZED, 0, 2, 1, &rc);
+    if (!c)
+        return rc;
+    c->addrs[0] = lb;
+    c->addrs[1] = extent;
+    c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
-    return finish(fn, loom__dt_resized(oldtype, (ptrdiff_t)lb, (ptrdiff_t)extent, &t), &t,
+    return finish(fn, loom__dt_resized(oldtype, (ptrdiff_t)lb, (ptrdiff_t)extent, &t), &t, c,
                   newtype);
 }
 
@@ -241,9 +324,20 @@ int loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subsi
         return rc;
     if (newtype == NULL)
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
+    struct loom_dt_contents *c = record(fn, MPI_COMBINER_SUBARRAY, 3LL * ndims + 2, 0, 1, &rc);
+    if (!c)
+        return rc;
+    c->ints[0] = ndims;
+    for (int i = 0; i < ndims; i++) {
+        c->ints[1 + i] = sizes[i];
+        c->ints[1 + ndims + i] = subsizes[i];
+        c->ints[1 + 2 * ndims + i] = starts[i];
+    }
+    c->ints[1 + 3 * ndims] = order;
+    c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
     return finish(fn, loom__dt_subarray(ndims, sizes, subsizes, starts, order, oldtype, &t), &t,
-                  newtype);
+                  c, newtype);
 }
 
 int loom__mpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -255,6 +349,24 @@ int loom__mpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         return rc;
     if (newtype == NULL)
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
+    struct loom_dt_contents *c = record(fn, MPI_COMBINER_DUP, 0, 0, 1, &rc);
+    if (!c)
+        return rc;
+    c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
-    return finish(fn, loom__dt_dup(oldtype, &t), &t, newtype);
+    MPI_Datatype dup;
+    rc = finish(fn, loom__dt_dup(oldtype, &t), &t, c, &dup);
+    if (rc)
+        return rc;
+    /* the copy callbacks see the new type before the user does */
+    rc = loom__type_attr_copy_all(oldtype, dup);
+    if (rc) {
+        loom__dt_free(dup);
+        if (rc < 0)
+            return loom__api_error_code(MPI_COMM_WORLD, fn, rc);
+        return FAIL(fn, rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER,
+                    "a copy callback of an attribute returned error %d", rc);
+    }
+    *newtype = dup;
+    return MPI_SUCCESS;
 }

@@ -14,6 +14,7 @@
 #include "core/runtime.h"
 #include "core/trace.h"
 #include "api/layers.h"
+#include "api/type_attr.h"
 
 /* The start of MPI_Finalize, while the rank may still use MPI and its progress threads run:
  * its nonblocking collectives still in flight (requests freed by the user) finish, then
@@ -80,6 +81,7 @@ int loom__layers_job_init(char *err, size_t errlen)
 void loom__layers_job_fini(void)
 {
     loom__trace_job_fini(); /* stats lines, trace files: before progress threads' memory goes */
+    loom__type_attr_job_fini(); /* attributes left on predefined types: before the keyvals */
     loom__comm_job_fini();
     loom__progress_job_fini();
     loom__quarantine_drain(); /* the last schedules, with their scratch */

@@ -107,17 +107,18 @@ static int neighbor(const char *fn, enum form f, const void *sendbuf, int sendco
     return MPI_SUCCESS;
 }
 
-int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int  loom__mpi_neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_allgather");
     return neighbor("MPI_Neighbor_allgather", ALLGATHER, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL);
 }
 
-int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
+int  loom__mpi_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_allgather");
     if (request == NULL) /* NULL means blocking below */
@@ -127,9 +128,9 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                     request);
 }
 
-int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, const int recvcounts[], const int displs[],
-                            MPI_Datatype recvtype, MPI_Comm comm)
+int  loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, const int recvcounts[], const int displs[],
+                                   MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_allgatherv");
     return neighbor("MPI_Neighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
@@ -137,9 +138,9 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
                     NULL);
 }
 
-int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int  loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, const int recvcounts[], const int displs[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_allgatherv");
     if (request == NULL)
@@ -149,17 +150,17 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                     request);
 }
 
-int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int  loom__mpi_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoall");
     return neighbor("MPI_Neighbor_alltoall", ALLTOALL, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL);
 }
 
-int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                           MPI_Request *request)
+int  loom__mpi_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoall");
     if (request == NULL)
@@ -169,9 +170,9 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                     request);
 }
 
-int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int  loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallv");
     return neighbor("MPI_Neighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
@@ -179,10 +180,10 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
                     NULL);
 }
 
-int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
+int  loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallv");
     if (request == NULL)
@@ -192,10 +193,10 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                     request);
 }
 
-int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                           void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                           const MPI_Datatype recvtypes[], MPI_Comm comm)
+int  loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                  void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                  const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallw");
     return neighbor("MPI_Neighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
@@ -203,11 +204,11 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                     NULL);
 }
 
-int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm,
-                            MPI_Request *request)
+int  loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                   const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                   MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallw");
     if (request == NULL)

@@ -1,5 +1,5 @@
 /* api/status.c — what a status says about a completed operation: MPI_Get_count,
- * MPI_Get_elements(_x), MPI_Status_set_elements, MPI_Status_set_cancelled and
+ * MPI_Get_elements(_x), MPI_Status_set_elements(_x), MPI_Status_set_cancelled and
  * MPI_Test_cancelled.
  *
  * A status records the bytes transferred (loom_bytes); counts are derived from it and the
@@ -29,7 +29,7 @@ static size_t status_bytes(const MPI_Status *status)
     return status->loom_bytes > 0 ? (size_t)status->loom_bytes : 0;
 }
 
-int loom__mpi_get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+int  loom__mpi_get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     LOOM_API_ENTER("MPI_Get_count");
     static const char fn[] = "MPI_Get_count";
@@ -48,7 +48,7 @@ int loom__mpi_get_count(const MPI_Status *status, MPI_Datatype datatype, int *co
     return MPI_SUCCESS;
 }
 
-int loom__mpi_get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+int  loom__mpi_get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     LOOM_API_ENTER("MPI_Get_elements_x");
     static const char fn[] = "MPI_Get_elements_x";
@@ -62,7 +62,7 @@ int loom__mpi_get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MP
     return MPI_SUCCESS;
 }
 
-int loom__mpi_get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+int  loom__mpi_get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     LOOM_API_ENTER("MPI_Get_elements");
     static const char fn[] = "MPI_Get_elements";
@@ -76,7 +76,7 @@ int loom__mpi_get_elements(const MPI_Status *status, MPI_Datatype datatype, int 
     return MPI_SUCCESS;
 }
 
-int loom__mpi_status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+int  loom__mpi_status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
 {
     LOOM_API_ENTER("MPI_Status_set_elements");
     static const char fn[] = "MPI_Status_set_elements";
@@ -89,7 +89,25 @@ int loom__mpi_status_set_elements(MPI_Status *status, MPI_Datatype datatype, int
     return MPI_SUCCESS;
 }
 
-int loom__mpi_status_set_cancelled(MPI_Status *status, int flag)
+int  loom__mpi_status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    LOOM_API_ENTER("MPI_Status_set_elements_x");
+    static const char fn[] = "MPI_Status_set_elements_x";
+    int rc = check_status_type(fn, status, datatype);
+    if (rc)
+        return rc;
+    if (count < 0)
+        return FAIL(fn, MPI_ERR_COUNT, "count %lld is negative", count);
+    /* the bytes must fit the status (an MPI_Count) */
+    size_t per = datatype->nbasic ? datatype->size / datatype->nbasic + 1 : 0;
+    if (per && (size_t)count > (size_t)LLONG_MAX / per)
+        return FAIL(fn, MPI_ERR_COUNT, "count %lld of %s is too large for a status", count,
+                    datatype->name);
+    status->loom_bytes = (MPI_Count)loom__dt_elements_bytes(datatype, (size_t)count);
+    return MPI_SUCCESS;
+}
+
+int  loom__mpi_status_set_cancelled(MPI_Status *status, int flag)
 {
     LOOM_API_ENTER("MPI_Status_set_cancelled");
     if (status == NULL || status == MPI_STATUS_IGNORE)
@@ -99,7 +117,7 @@ int loom__mpi_status_set_cancelled(MPI_Status *status, int flag)
     return MPI_SUCCESS;
 }
 
-int loom__mpi_test_cancelled(const MPI_Status *status, int *flag)
+int  loom__mpi_test_cancelled(const MPI_Status *status, int *flag)
 {
     LOOM_API_ENTER("MPI_Test_cancelled");
     static const char fn[] = "MPI_Test_cancelled";

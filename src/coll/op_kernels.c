@@ -243,8 +243,8 @@ static const struct loom_datatype *walk(const struct loom_datatype *t)
 {
     if (t == NULL)
         return NULL;
-    if (t->predefined)
-        return t;
+    if (t->predefined) /* an f90 type (the only predefined type with a record) is its C type */
+        return t->contents ? t->basic : t;
     /* Only MPI_2INT's basic type (MPI_INT) is not itself: any other basic type is the
      * answer without a walk. A type with no single basic type may still be made of one pair
      * type (a contiguous of MPI_DOUBLE_INT): walk it. */

@@ -155,17 +155,25 @@ void loom__info_env_fini(void);
 
 /* ---- attributes (comm/attr.c, comm/keyval.c) ---------------------------------------- */
 
-/* A keyval (MPI_Comm_create_keyval). Lives until the job ends, so attributes made with it
- * can still run its callbacks after MPI_Comm_free_keyval. */
+/* The kinds of object that cache attributes. A keyval serves one kind: using it on another
+ * is MPI_ERR_KEYVAL. */
+enum loom_attr_kind { LOOM_ATTR_COMM = 0, LOOM_ATTR_TYPE };
+
+/* A keyval (MPI_Comm_create_keyval, MPI_Type_create_keyval). Lives until the job ends, so
+ * attributes made with it can still run its callbacks after it is freed. */
 struct loom_keyval {
     int id;
-    MPI_Comm_copy_attr_function *copy_fn;     /* NULL acts as MPI_COMM_NULL_COPY_FN */
-    MPI_Comm_delete_attr_function *delete_fn; /* NULL acts as MPI_COMM_NULL_DELETE_FN */
+    int kind;                                 /* enum loom_attr_kind */
+    MPI_Comm_copy_attr_function *copy_fn;     /* COMM: NULL acts as MPI_COMM_NULL_COPY_FN */
+    MPI_Comm_delete_attr_function *delete_fn; /* COMM: NULL acts as MPI_COMM_NULL_DELETE_FN */
+    MPI_Type_copy_attr_function *type_copy_fn;     /* TYPE: NULL acts as the NULL copy fn */
+    MPI_Type_delete_attr_function *type_delete_fn; /* TYPE: NULL acts as the NULL delete fn */
     void *extra_state;
-    _Atomic int freed;                        /* 1 after MPI_Comm_free_keyval */
+    struct loom_rank *rank;                   /* the rank that created it (read-only) */
+    _Atomic int freed;                        /* 1 after MPI_*_free_keyval */
 };
 
-/* One cached attribute of a communicator handle (a node of c->attrs). */
+/* One cached attribute of an object (a node of its list). */
 struct loom_attr_list {
     struct loom_attr_list *next;
     struct loom_keyval *kv;
@@ -175,10 +183,14 @@ struct loom_attr_list {
 /* User keyvals start here; 1..MPI_LASTUSEDCODE are the predefined attribute keys. */
 #define LOOM_KEYVAL_FIRST 64
 
-/* New keyval; 0 or LOOM_ERR_NOMEM. */
+/* New keyval of kind LOOM_ATTR_COMM; 0 or LOOM_ERR_NOMEM. */
 int loom__keyval_create(MPI_Comm_copy_attr_function *copy_fn,
                         MPI_Comm_delete_attr_function *delete_fn, void *extra_state,
                         int *keyval);
+/* New keyval of kind LOOM_ATTR_TYPE; 0 or LOOM_ERR_NOMEM. */
+int loom__keyval_create_type(MPI_Type_copy_attr_function *copy_fn,
+                             MPI_Type_delete_attr_function *delete_fn, void *extra_state,
+                             int *keyval);
 /* The live keyval of id, or NULL (never created, predefined, or freed when !allow_freed). */
 struct loom_keyval *loom__keyval_get(int id, int allow_freed);
 /* 1 if id is a predefined attribute key (MPI_TAG_UB...). */
@@ -189,6 +201,26 @@ void *loom__attr_predefined(int id);
 void loom__keyval_job_init(int nranks);
 /* Free every keyval (job end). */
 void loom__keyval_fini(void);
+
+/* An object's attribute cache as the generic operations (comm/attr.c) see it: any kind of
+ * object that keeps a list head and names a lock guarding it can cache attributes. */
+struct loom_attr_host {
+    int kind;                     /* enum loom_attr_kind of the object */
+    void *handle;                 /* the user handle its callbacks receive */
+    struct loom_attr_list **list; /* the object's list, newest first, under *lock */
+    pthread_mutex_t *lock;        /* a leaf lock, never held while a callback runs */
+    int shared;                   /* 1: the object is shared by every rank (a predefined
+                                     datatype): copy_all takes the calling rank's only */
+};
+/* The generic operations; same contracts as the communicator ones below. */
+int loom__attrs_set(const struct loom_attr_host *h, struct loom_keyval *kv, void *val);
+int loom__attrs_get(const struct loom_attr_host *h, struct loom_keyval *kv, void **val,
+                    int *flag);
+int loom__attrs_delete(const struct loom_attr_host *h, struct loom_keyval *kv);
+int loom__attrs_copy_all(const struct loom_attr_host *src, const struct loom_attr_host *dst);
+int loom__attrs_delete_all(const struct loom_attr_host *h);
+/* Unlink and free every node of h without calling back (objects of a job that has ended). */
+void loom__attrs_drop_all(const struct loom_attr_host *h);
 
 /* The user handle by which callbacks see c (MPI_COMM_WORLD / MPI_COMM_SELF for the calling
  * rank's predefined handles). */

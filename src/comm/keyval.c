@@ -1,4 +1,5 @@
-/* comm/keyval.c — attribute keys: the predefined ones (MPI_TAG_UB...) and user keyvals.
+/* comm/keyval.c — attribute keys: the predefined ones (MPI_TAG_UB...) and user keyvals, of
+ * every kind of object (communicators, datatypes).
  *
  * User keyvals live in a two-level table indexed by (id - LOOM_KEYVAL_FIRST): creation takes
  * kv_lock (creation only, a leaf lock), lookups take no lock. A keyval is never reused or
@@ -25,9 +26,8 @@ static _Atomic int kv_count; /* entries in use; release store after an entry is 
  * before ranks run), read-only afterwards. */
 static int predef[MPI_LASTUSEDCODE + 1];
 
-int loom__keyval_create(MPI_Comm_copy_attr_function *copy_fn,
-                        MPI_Comm_delete_attr_function *delete_fn, void *extra_state,
-                        int *keyval)
+/* Publish a new keyval made from tmpl (its id and freed flag are set here). */
+static int create(const struct loom_keyval *tmpl, int *keyval)
 {
     pthread_mutex_lock(&kv_lock);
     int idx = loom__load_relaxed(&kv_count); /* only writers change it, under kv_lock */
@@ -45,14 +45,36 @@ int loom__keyval_create(MPI_Comm_copy_attr_function *copy_fn,
     }
     struct loom_keyval *kv = &chunks[c][idx % KV_CHUNK];
     kv->id = LOOM_KEYVAL_FIRST + idx;
-    kv->copy_fn = copy_fn;
-    kv->delete_fn = delete_fn;
-    kv->extra_state = extra_state;
+    kv->kind = tmpl->kind;
+    kv->copy_fn = tmpl->copy_fn;
+    kv->delete_fn = tmpl->delete_fn;
+    kv->type_copy_fn = tmpl->type_copy_fn;
+    kv->type_delete_fn = tmpl->type_delete_fn;
+    kv->extra_state = tmpl->extra_state;
+    kv->rank = loom__self;
     atomic_init(&kv->freed, 0);
     loom__store_release(&kv_count, idx + 1);
     pthread_mutex_unlock(&kv_lock);
     *keyval = kv->id;
     return 0;
+}
+
+int loom__keyval_create(MPI_Comm_copy_attr_function *copy_fn,
+                        MPI_Comm_delete_attr_function *delete_fn, void *extra_state,
+                        int *keyval)
+{
+    struct loom_keyval t = {.kind = LOOM_ATTR_COMM, .copy_fn = copy_fn, .delete_fn = delete_fn,
+                            .extra_state = extra_state};
+    return create(&t, keyval);
+}
+
+int loom__keyval_create_type(MPI_Type_copy_attr_function *copy_fn,
+                             MPI_Type_delete_attr_function *delete_fn, void *extra_state,
+                             int *keyval)
+{
+    struct loom_keyval t = {.kind = LOOM_ATTR_TYPE, .type_copy_fn = copy_fn,
+                            .type_delete_fn = delete_fn, .extra_state = extra_state};
+    return create(&t, keyval);
 }
 
 struct loom_keyval *loom__keyval_get(int id, int allow_freed)

@@ -54,6 +54,10 @@ void loom__dt_free(struct loom_datatype *t)
 
 static void destroy(struct loom_datatype *t)
 {
+    /* attributes were deleted by MPI_Type_free (api/type_attr.c) before the user's reference
+     * went; the record of the constructor goes with the type */
+    loom__dt_contents_release(t->contents);
+    t->contents = NULL;
     if (t->layout_owner) {
         loom__dt_release(t->layout_owner);
     } else if (t->kind == LOOM_DT_VECTOR) {
@@ -447,6 +451,19 @@ int loom__dt_dup(struct loom_datatype *old, struct loom_datatype **out)
     if (!t)
         return LOOM_ERR_NOMEM;
     t->committed = old->committed;
+    *out = t;
+    return 0;
+}
+
+int loom__dt_clone(struct loom_datatype *old, struct loom_datatype **out)
+{
+    struct loom_datatype *t = share_layout(old, old->combiner);
+    if (!t)
+        return LOOM_ERR_NOMEM;
+    t->committed = old->committed;
+    t->contents = old->contents;
+    if (t->contents) /* relaxed: old's reference keeps the record alive meanwhile */
+        loom__fetch_add_relaxed(&t->contents->refs, 1);
     *out = t;
     return 0;
 }

@@ -39,6 +39,21 @@
 
 enum loom_dt_kind { LOOM_DT_BASIC = 0, LOOM_DT_VECTOR, LOOM_DT_BLOCKS };
 
+struct loom_attr_list;
+
+/* How a type was built, for MPI_Type_get_envelope / get_contents: the constructor and its
+ * arguments as the user gave them (the layout above is normalized and cannot give them
+ * back). One allocation; shared by the type and the copies of it that get_contents hands
+ * out (refs), holding one reference on each type in types[]. Read-only once attached. */
+struct loom_dt_contents {
+    _Atomic int refs;            /* types pointing at it; freed at 0 (never for static ones) */
+    int combiner;                /* MPI_COMBINER_* */
+    int ni, na, nd;              /* lengths of the three arrays */
+    int *ints;                   /* [ni] */
+    MPI_Aint *addrs;             /* [na] */
+    struct loom_datatype **types; /* [nd] */
+};
+
 struct loom_datatype {
     struct loom_object obj;      /* magic LOOM_MAGIC_DATATYPE (LOOM_MAGIC_FREED once freed) */
     _Atomic int refs;            /* user handle + operations in flight + parent types;
@@ -75,6 +90,13 @@ struct loom_datatype {
      * reference on it; NULL when this type owns them (then it holds one reference on each
      * child entry). */
     struct loom_datatype *layout_owner;
+
+    /* The constructor and its arguments (NULL for the named predefined types); written once
+     * before the handle is returned, or for copies handed out by get_contents. */
+    struct loom_dt_contents *contents;
+    /* Cached attributes (MPI_Type_set_attr), newest first; under the attribute lock of
+     * api/type_attr.c (predefined types are shared by all ranks). */
+    struct loom_attr_list *attrs;
 
     char name[MPI_MAX_OBJECT_NAME];        /* under the name lock (handle.c) */
 };
@@ -184,6 +206,53 @@ int loom__dt_subarray(int ndims, const int *sizes, const int *subsizes, const in
                       int order, struct loom_datatype *old, struct loom_datatype **out);
 /* MPI_Type_free of a derived type: marks the handle freed and drops the user's reference. */
 void loom__dt_free(struct loom_datatype *t);
+
+/* The darray of MPI_Type_create_darray for process `rank` of a grid of psizes[] (row major),
+ * arguments assumed valid (MPI_DISTRIBUTE_DFLT_DARG resolved by the caller is not needed:
+ * this function resolves it). */
+int loom__dt_darray(int rank, int ndims, const int *gsizes, const int *distribs,
+                    const int *dargs, const int *psizes, int order, struct loom_datatype *old,
+                    struct loom_datatype **out);
+/* A new handle on the same type as old (same layout, same contents, committed if old is):
+ * what get_contents returns for a derived member type, which the user frees. */
+int loom__dt_clone(struct loom_datatype *old, struct loom_datatype **out);
+
+/* ---- constructor contents (contents.c) ---- */
+/* New contents with room for ni ints, na addresses and nd types, refs 1, arrays to be filled
+ * by the caller; NULL on ENOMEM. */
+struct loom_dt_contents *loom__dt_contents_new(int combiner, int ni, int na, int nd);
+/* Attach c (filled) to t, which takes over the caller's reference; retains c's types. */
+void loom__dt_contents_attach(struct loom_datatype *t, struct loom_dt_contents *c);
+/* Free c before it was attached (its types were not retained). */
+void loom__dt_contents_discard(struct loom_dt_contents *c);
+/* Drop a reference on c (NULL ok); the last one releases its types and frees it. */
+void loom__dt_contents_release(struct loom_dt_contents *c);
+/* MPI_COMBINER_* of t: its contents' combiner, MPI_COMBINER_NAMED when it has none. */
+int loom__dt_combiner(const struct loom_datatype *t);
+
+/* ---- Fortran 90 parameterized types and size matching (f90.c) ---- */
+/* The predefined type of MPI_Type_create_f90_integer(r) / _real(p, r) / _complex(p, r)
+ * (combiner MPI_COMBINER_F90_*; MPI_UNDEFINED for an unspecified p or r). The same (kind,
+ * p, r) gives the same handle; they live until the process ends. 0, LOOM_ERR_ARG when no C
+ * type has the range or precision, or LOOM_ERR_NOMEM. Any thread. */
+int loom__dt_f90(int combiner, int p, int r, struct loom_datatype **out);
+/* The f90 types made so far, one after the other: the first for NULL, then the one after
+ * prev; NULL at the end. For job-end cleanup of what they cache. */
+struct loom_datatype *loom__dt_f90_next(struct loom_datatype *prev);
+/* The predefined type of class MPI_TYPECLASS_* with `size` bytes, or NULL. */
+struct loom_datatype *loom__dt_match_size(int typeclass, int size);
+
+/* ---- external32 (external32.c) ---- */
+/* Bytes of the external32 form of count elements of t; LOOM_ERR_ARG when t holds a type
+ * external32 does not define (none today) or the size overflows. */
+int loom__dt_external32_size(const struct loom_datatype *t, size_t count, size_t *size);
+/* Convert the native packed stream of count elements of t (loom__dt_pack's output) to
+ * external32 at out, or back. 0, or 1 when a value does not fit the other side's size (a
+ * long beyond 32 bits: MPI_ERR_CONVERSION for the caller); the rest is converted anyway. */
+int loom__dt_external32_encode(void *out, const void *native, const struct loom_datatype *t,
+                               size_t count);
+int loom__dt_external32_decode(void *native, const void *in, const struct loom_datatype *t,
+                               size_t count);
 
 /* ---- names (handle.c) ---- */
 void loom__dt_set_name(struct loom_datatype *t, const char *name);

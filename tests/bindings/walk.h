@@ -16,6 +16,10 @@ struct walk {
     MPI_Info bad_info;      /* memory that is no info object */
     MPI_Request bad_request; /* memory that is no request */
     int keyval;             /* a communicator keyval */
+    int type_keyval;        /* a datatype keyval */
+    MPI_Comm cart, graph, dist; /* comm with a topology: 1-D periodic, a self-loop, one */
+    MPI_Datatype vector;    /* a committed derived type */
+    int distribs[WALK_N], dargs[WALK_N]; /* block distribution, default arguments (darray) */
     int size;               /* ranks in comm */
     long garbage[64];       /* what bad_info and bad_request point to */
     /* scratch, reset before each call */

@@ -97,6 +97,22 @@ int main(int argc, char **argv)
                                      NULL),
               MPI_SUCCESS);
     MPI_Comm_size(W->comm, &W->size);
+    CHECK_INT(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN,
+                                     &W->type_keyval, NULL),
+              MPI_SUCCESS);
+    int one = 1, zero = 0;
+    CHECK_INT(MPI_Cart_create(W->comm, 1, &W->size, &one, 0, &W->cart), MPI_SUCCESS);
+    int index = 1;
+    CHECK_INT(MPI_Graph_create(MPI_COMM_SELF, 1, &index, &zero, 0, &W->graph), MPI_SUCCESS);
+    CHECK_INT(MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 1, &zero, MPI_UNWEIGHTED, 1, &zero,
+                                             MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &W->dist),
+              MPI_SUCCESS);
+    CHECK_INT(MPI_Type_vector(2, 1, 2, MPI_INT, &W->vector), MPI_SUCCESS);
+    CHECK_INT(MPI_Type_commit(&W->vector), MPI_SUCCESS);
+    for (int k = 0; k < WALK_N; k++) {
+        W->distribs[k] = MPI_DISTRIBUTE_BLOCK;
+        W->dargs[k] = MPI_DISTRIBUTE_DFLT_DARG;
+    }
     W->bad_info = (MPI_Info)(void *)W->garbage;
     W->bad_request = (MPI_Request)(void *)W->garbage;
     signal(SIGALRM, on_alarm);
@@ -105,6 +121,11 @@ int main(int argc, char **argv)
 
     CHECK_INT(W->tried, walk_ntried);
     printf("walk: %d calls with a bad argument, %d answered a wrong class\n", W->tried, W->wrong);
+    MPI_Type_free(&W->vector);
+    MPI_Comm_free(&W->dist);
+    MPI_Comm_free(&W->graph);
+    MPI_Comm_free(&W->cart);
+    MPI_Type_free_keyval(&W->type_keyval);
     MPI_Comm_free_keyval(&W->keyval);
     MPI_Info_free(&W->info);
     MPI_Group_free(&W->group);

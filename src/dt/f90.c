@@ -1,0 +1,160 @@
+/* dt/f90.c — the parameterized types of MPI_Type_create_f90_integer / _real / _complex, and
+ * MPI_Type_match_size.
+ *
+ * An f90 type is predefined (never freed) and has the layout of the C type that has the
+ * asked range and precision (its `basic`), so it communicates, packs and counts elements as
+ * that type; what sets it apart is its record (combiner MPI_COMBINER_F90_*, integers p and r)
+ * for get_envelope / get_contents. The standard lets the same arguments return the same
+ * handle: each (combiner, p, r) is made once, on first use, and kept in a list that lives
+ * until the process ends (so a handle stays valid whatever rank asked for it).
+ *
+ * Concurrency: `made` is guarded by f90_lock (a leaf lock); an entry is fully written before
+ * it is linked, and never changed after. */
+#include <float.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "core/error.h"
+#include "dt/dt.h"
+
+struct f90_type {
+    struct loom_datatype t;   /* the handle */
+    struct loom_dt_contents c; /* its record: ints[] below, no types */
+    int ints[2];
+    struct f90_type *next;
+};
+
+static pthread_mutex_t f90_lock = PTHREAD_MUTEX_INITIALIZER; /* guards `made` */
+static struct f90_type *made;  /* every f90 type made so far, under f90_lock */
+
+/* Decimal range of a floating type, as Fortran's RANGE(): the smaller of its largest and
+ * smallest decimal exponents. */
+#define RANGE(max10, min10) ((max10) < -(min10) ? (max10) : -(min10))
+
+/* The C type with precision >= p and range >= r (MPI_UNDEFINED: any), among float, double,
+ * long double; their complex counterparts when cplx. NULL if none. */
+static struct loom_datatype *real_for(int p, int r, int cplx)
+{
+    static const struct {
+        int p, r;
+        struct loom_datatype *real, *cplx;
+    } kinds[] = {
+        {FLT_DIG, RANGE(FLT_MAX_10_EXP, FLT_MIN_10_EXP), &loom_mpi_float,
+         &loom_mpi_c_float_complex},
+        {DBL_DIG, RANGE(DBL_MAX_10_EXP, DBL_MIN_10_EXP), &loom_mpi_double,
+         &loom_mpi_c_double_complex},
+        {LDBL_DIG, RANGE(LDBL_MAX_10_EXP, LDBL_MIN_10_EXP), &loom_mpi_long_double,
+         &loom_mpi_c_long_double_complex},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if ((p == MPI_UNDEFINED || p <= kinds[i].p) && (r == MPI_UNDEFINED || r <= kinds[i].r))
+            return cplx ? kinds[i].cplx : kinds[i].real;
+    return NULL;
+}
+
+/* The smallest integer type holding every number of r decimal digits, or NULL. */
+static struct loom_datatype *integer_for(int r)
+{
+    if (r <= 2)
+        return &loom_mpi_int8_t;
+    if (r <= 4)
+        return &loom_mpi_int16_t;
+    if (r <= 9)
+        return &loom_mpi_int32_t;
+    if (r <= 18)
+        return &loom_mpi_int64_t;
+    return NULL;
+}
+
+int loom__dt_f90(int combiner, int p, int r, struct loom_datatype **out)
+{
+    struct loom_datatype *base = combiner == MPI_COMBINER_F90_INTEGER
+                                     ? integer_for(r)
+                                     : real_for(p, r, combiner == MPI_COMBINER_F90_COMPLEX);
+    if (base == NULL)
+        return LOOM_ERR_ARG;
+    pthread_mutex_lock(&f90_lock);
+    struct f90_type *f;
+    for (f = made; f != NULL; f = f->next)
+        if (f->c.combiner == combiner && f->ints[0] == p && f->ints[1] == r)
+            break;
+    if (f == NULL && (f = calloc(1, sizeof *f)) != NULL) { /* lives until the process ends */
+        /* the layout of base, field by field: its name and attributes may be changing under
+         * their own locks */
+        f->t.obj.magic = LOOM_MAGIC_DATATYPE;
+        atomic_init(&f->t.refs, 1);
+        f->t.size = base->size;
+        f->t.extent = f->t.true_extent = base->extent;
+        f->t.committed = f->t.predefined = f->t.contig = f->t.dense = 1;
+        f->t.align = base->align;
+        f->t.basic = base;
+        f->t.nbasic = 1;
+        f->t.kind = LOOM_DT_BASIC;
+        f->t.combiner = combiner;
+        f->ints[0] = p;
+        f->ints[1] = r;
+        atomic_init(&f->c.refs, 1);
+        f->c.combiner = combiner;
+        if (combiner == MPI_COMBINER_F90_INTEGER) {
+            f->c.ni = 1;
+            f->c.ints = &f->ints[1];
+            snprintf(f->t.name, sizeof f->t.name, "MPI_Type_create_f90_integer(%d)", r);
+        } else {
+            f->c.ni = 2;
+            f->c.ints = f->ints;
+            snprintf(f->t.name, sizeof f->t.name, "MPI_Type_create_f90_%s(%d, %d)",
+                     combiner == MPI_COMBINER_F90_REAL ? "real" : "complex", p, r);
+        }
+        f->t.contents = &f->c;
+        f->next = made;
+        made = f;
+    }
+    pthread_mutex_unlock(&f90_lock);
+    if (f == NULL)
+        return LOOM_ERR_NOMEM;
+    *out = &f->t;
+    return 0;
+}
+
+struct loom_datatype *loom__dt_f90_next(struct loom_datatype *prev)
+{
+    /* t is the first member of its entry */
+    pthread_mutex_lock(&f90_lock);
+    struct f90_type *f = prev ? ((struct f90_type *)(void *)prev)->next : made;
+    pthread_mutex_unlock(&f90_lock);
+    return f ? &f->t : NULL;
+}
+
+struct loom_datatype *loom__dt_match_size(int typeclass, int size)
+{
+    static struct loom_datatype *const integers[] = {
+        &loom_mpi_signed_char, &loom_mpi_short, &loom_mpi_int, &loom_mpi_long,
+        &loom_mpi_long_long_int};
+    static struct loom_datatype *const reals[] = {&loom_mpi_float, &loom_mpi_double,
+                                                  &loom_mpi_long_double};
+    static struct loom_datatype *const complexes[] = {
+        &loom_mpi_c_float_complex, &loom_mpi_c_double_complex,
+        &loom_mpi_c_long_double_complex};
+    struct loom_datatype *const *list;
+    size_t n;
+    switch (typeclass) {
+    case MPI_TYPECLASS_INTEGER:
+        list = integers;
+        n = sizeof integers / sizeof integers[0];
+        break;
+    case MPI_TYPECLASS_REAL:
+        list = reals;
+        n = sizeof reals / sizeof reals[0];
+        break;
+    case MPI_TYPECLASS_COMPLEX:
+        list = complexes;
+        n = sizeof complexes / sizeof complexes[0];
+        break;
+    default:
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (size >= 0 && list[i]->size == (size_t)size)
+            return list[i];
+    return NULL;
+}
