@@ -85,6 +85,7 @@ void loom__layers_job_fini(void)
     loom__quarantine_drain(); /* the last schedules, with their scratch */
     loom__coll_job_fini();
     loom__inbox_job_fini(); /* after the communicators: freeing them drains rings */
+    loom__req_pool_drain(); /* last: the steps above may still retire requests */
 }
 
 
