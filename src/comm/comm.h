@@ -92,6 +92,11 @@ struct loom_errhandler {
  * MPI_GROUP_EMPTY. NULL on ENOMEM. Freed by loom__group_release. */
 struct loom_group *loom__group_new(int size);
 void loom__group_retain(struct loom_group *g);
+/* A new group with g's members (refs 1; MPI_GROUP_EMPTY when g is empty), or NULL on ENOMEM.
+ * Why copies: a user's group handle must name an object only that handle holds, so that
+ * MPI_Group_free makes every copy of the handle stale (MPI_ERR_GROUP), even while a
+ * communicator still uses the same members. */
+struct loom_group *loom__group_copy(const struct loom_group *g);
 /* Drop one reference; the last one quarantines the object (never for MPI_GROUP_EMPTY). */
 void loom__group_release(struct loom_group *g);
 /* g's rank of world rank w, or MPI_UNDEFINED. O(size). */
@@ -223,7 +228,7 @@ static inline struct loom_comm *loom__comm_resolve(MPI_Comm comm)
 /* Why user handle comm is not a usable communicator for the calling rank, or NULL if it is. */
 const char *loom__comm_invalid_reason(MPI_Comm comm);
 
-/* A shared half for group g (takes a reference on g): fresh context id, both matching
+/* A shared half for the members of group g (a copy of it; g is not kept): fresh context id, both matching
  * contexts, refs == g->size (one per future member handle). 0 or LOOM_ERR_NOMEM. */
 int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out);
 /* Drop one member's reference; the last one frees the shared half. */
