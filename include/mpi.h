@@ -636,6 +636,13 @@ LOOM_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 LOOM_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
+/* ---- misc (memory, error classes and codes, info, hardware resources, deprecated names) ----
+ * MPI_Alloc_mem: memory aligned to at least 64 bytes (the info key
+ * mpi_minimum_memory_alignment asks for more); MPI_Free_mem takes only pointers it gave out
+ * (MPI_ERR_BASE otherwise). */
+LOOM_API int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+LOOM_API int MPI_Free_mem(void *base);
+
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;
 #define MPIX_STREAM_NULL ((MPIX_Stream)0x3c000000)

@@ -1,0 +1,42 @@
+/* Every call of this family with each bad argument it takes, under MPI_ERRORS_RETURN: the
+ * standard's class comes back, nothing is changed, and the job goes on. */
+#include <stdint.h>
+#include <stdlib.h>
+#include "misc_check.h"
+
+static void memory(void)
+{
+    void *p = (void *)0x1;
+    MPI_Info freed;
+    OK(MPI_Info_create(&freed));
+    MPI_Info stale = freed;
+    OK(MPI_Info_free(&freed));
+    FAILS(MPI_Alloc_mem(-1, MPI_INFO_NULL, &p), MPI_ERR_ARG);
+    FAILS(MPI_Alloc_mem(8, stale, &p), MPI_ERR_INFO);
+    FAILS(MPI_Alloc_mem(8, MPI_INFO_NULL, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Alloc_mem((MPI_Aint)1 << 62, MPI_INFO_NULL, &p), MPI_ERR_NO_MEM);
+    CHECK(p == (void *)0x1);
+    /* MPI_Free_mem takes only what MPI_Alloc_mem gave, once */
+    int on_stack;
+    FAILS(MPI_Free_mem(&on_stack), MPI_ERR_BASE);
+    char *from_malloc = malloc(64);
+    CHECK(from_malloc != NULL);
+    FAILS(MPI_Free_mem(from_malloc), MPI_ERR_BASE);
+    from_malloc[63] = 1; /* still ours: loom did not free it */
+    free(from_malloc);
+    char *b;
+    OK(MPI_Alloc_mem(128, MPI_INFO_NULL, &b));
+    FAILS(MPI_Free_mem(b + 64), MPI_ERR_BASE);
+    b[127] = 1; /* the block lives on */
+    OK(MPI_Free_mem(b));
+    FAILS(MPI_Free_mem(b), MPI_ERR_BASE);
+}
+
+int main(int argc, char **argv)
+{
+    OK(MPI_Init(&argc, &argv));
+    OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    memory();
+    OK(MPI_Finalize());
+    return 0;
+}
