@@ -642,6 +642,11 @@ LOOM_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Data
  * (MPI_ERR_BASE otherwise). */
 LOOM_API int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 LOOM_API int MPI_Free_mem(void *base);
+/* Error classes, codes and strings of the program's own: shared by every rank of the job (one
+ * process); values grow from MPI_ERR_LASTCODE + 1 and MPI_LASTUSEDCODE follows them. */
+LOOM_API int MPI_Add_error_class(int *errorclass);
+LOOM_API int MPI_Add_error_code(int errorclass, int *errorcode);
+LOOM_API int MPI_Add_error_string(int errorcode, const char *string);
 
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;

@@ -1,4 +1,5 @@
 /* api/errhandler.c — MPI_Comm_{set,get,create,call}_errhandler and MPI_Errhandler_free. */
+#include <stdio.h>
 #include <stdlib.h>
 #include "api/api.h"
 #include "comm/comm.h"
@@ -60,9 +61,8 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
         return loom__api_error(comm, "MPI_Comm_call_errhandler", MPI_ERR_COMM,
                                "invalid communicator");
     char text[MPI_MAX_ERROR_STRING];
-    int len;
-    if (MPI_Error_string(errorcode, text, &len) != MPI_SUCCESS)
-        text[0] = '\0';
+    if (loom__api_error_text(errorcode, text) < 0)
+        snprintf(text, sizeof text, "not an MPI error code");
     loom__api_error(comm, "MPI_Comm_call_errhandler", errorcode, "error %d: %s", errorcode,
                     text);
     return MPI_SUCCESS;

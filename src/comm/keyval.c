@@ -22,7 +22,8 @@ static _Atomic int kv_count; /* entries in use; release store after an entry is 
                                 pairs with the acquire load in loom__keyval_get */
 
 /* Values of the predefined attributes: written once at job start (loom__comm_job_init,
- * before ranks run), read-only afterwards. */
+ * before ranks run), read-only afterwards, except MPI_LASTUSEDCODE: stored atomically by
+ * loom__attr_set_lastusedcode whenever the program adds an error class or code. */
 static int predef[MPI_LASTUSEDCODE + 1];
 
 int loom__keyval_create(MPI_Comm_copy_attr_function *copy_fn,
@@ -76,6 +77,11 @@ int loom__keyval_is_predefined(int id)
 void *loom__attr_predefined(int id)
 {
     return loom__keyval_is_predefined(id) ? &predef[id] : NULL;
+}
+
+void loom__attr_set_lastusedcode(int v)
+{
+    __atomic_store_n(&predef[MPI_LASTUSEDCODE], v, __ATOMIC_RELAXED);
 }
 
 void loom__keyval_job_init(int nranks)

@@ -32,11 +32,42 @@ static void memory(void)
     FAILS(MPI_Free_mem(b), MPI_ERR_BASE);
 }
 
+static void error_classes(void)
+{
+    int cls = -1, code = -1, len = 0;
+    char text[MPI_MAX_ERROR_STRING];
+    FAILS(MPI_Add_error_class(NULL), MPI_ERR_ARG);
+    OK(MPI_Add_error_class(&cls));
+    FAILS(MPI_Add_error_code(cls, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Add_error_code(MPI_SUCCESS, &code), MPI_ERR_ARG);
+    FAILS(MPI_Add_error_code(-5, &code), MPI_ERR_ARG);
+    FAILS(MPI_Add_error_code(cls + 1000000, &code), MPI_ERR_ARG);
+    CHECK_INT(code, -1);
+    OK(MPI_Add_error_code(cls, &code));
+    int code2 = -1;
+    FAILS(MPI_Add_error_code(code, &code2), MPI_ERR_ARG); /* a code is not a class */
+    CHECK_INT(code2, -1);
+    FAILS(MPI_Add_error_string(MPI_ERR_ARG, "mine"), MPI_ERR_ARG); /* predefined */
+    FAILS(MPI_Add_error_string(MPI_SUCCESS, "mine"), MPI_ERR_ARG);
+    FAILS(MPI_Add_error_string(code + 1000000, "mine"), MPI_ERR_ARG);
+    FAILS(MPI_Add_error_string(-3, "mine"), MPI_ERR_ARG);
+    FAILS(MPI_Add_error_string(code, NULL), MPI_ERR_ARG);
+    char too_long[MPI_MAX_ERROR_STRING + 1] = {0};
+    memset(too_long, 'x', MPI_MAX_ERROR_STRING);
+    FAILS(MPI_Add_error_string(code, too_long), MPI_ERR_ARG);
+    OK(MPI_Error_string(code, text, &len));
+    CHECK_STR(text, ""); /* the refused strings were not kept */
+    FAILS(MPI_Error_class(code + 1000000, &cls), MPI_ERR_ARG);
+    FAILS(MPI_Error_string(code + 1000000, text, &len), MPI_ERR_ARG);
+    FAILS(MPI_Comm_call_errhandler(MPI_COMM_NULL, code), MPI_ERR_COMM);
+}
+
 int main(int argc, char **argv)
 {
     OK(MPI_Init(&argc, &argv));
     OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     memory();
+    error_classes();
     OK(MPI_Finalize());
     return 0;
 }
