@@ -647,6 +647,13 @@ LOOM_API int MPI_Free_mem(void *base);
 LOOM_API int MPI_Add_error_class(int *errorclass);
 LOOM_API int MPI_Add_error_code(int errorclass, int *errorcode);
 LOOM_API int MPI_Add_error_string(int errorcode, const char *string);
+/* MPI 4 info calls. MPI_Info_get_string: *buflen in, the value's length + 1 out when found.
+ * MPI_Info_create_env may be called before MPI_Init; with argc 0 it uses the rank's own
+ * arguments. MPI_INFO_ENV and its info hold command, argv, maxprocs, soft, host, arch, wdir,
+ * thread_level. */
+LOOM_API int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
+                                 int *flag);
+LOOM_API int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;

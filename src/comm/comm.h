@@ -150,6 +150,10 @@ int loom__info_nkeys(struct loom_info *info);
 int loom__info_nthkey(struct loom_info *info, int n, char *key);
 /* Why handle i is not a usable info, or NULL if it is one. */
 const char *loom__info_invalid_reason(MPI_Info i);
+/* Set in info the keys of MPI_INFO_ENV (MPI 4.1, section 11.2.4) that a loom job has: command
+ * and argv (from argv[0..argc-1]; left out when argv is NULL), maxprocs and soft (nranks),
+ * host, arch, wdir, thread_level (comm/info_env.c). 0 or LOOM_ERR_NOMEM. */
+int loom__info_fill_env(struct loom_info *info, int argc, char **argv, int nranks);
 /* Fill MPI_INFO_ENV (job start) and empty it (job end). */
 int loom__info_env_init(int nranks);
 void loom__info_env_fini(void);

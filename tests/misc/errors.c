@@ -62,12 +62,47 @@ static void error_classes(void)
     FAILS(MPI_Comm_call_errhandler(MPI_COMM_NULL, code), MPI_ERR_COMM);
 }
 
+static void info(void)
+{
+    MPI_Info info, stale;
+    OK(MPI_Info_create(&info));
+    OK(MPI_Info_set(info, "k", "v"));
+    OK(MPI_Info_create(&stale));
+    MPI_Info freed = stale;
+    OK(MPI_Info_free(&freed));
+    char v[8] = "unset", long_key[MPI_MAX_INFO_KEY + 2];
+    memset(long_key, 'k', sizeof long_key - 1);
+    long_key[sizeof long_key - 1] = '\0';
+    int len = 8, flag = -1;
+    FAILS(MPI_Info_get_string(MPI_INFO_NULL, "k", &len, v, &flag), MPI_ERR_INFO);
+    FAILS(MPI_Info_get_string(stale, "k", &len, v, &flag), MPI_ERR_INFO);
+    FAILS(MPI_Info_get_string(info, NULL, &len, v, &flag), MPI_ERR_INFO_KEY);
+    FAILS(MPI_Info_get_string(info, "", &len, v, &flag), MPI_ERR_INFO_KEY);
+    FAILS(MPI_Info_get_string(info, long_key, &len, v, &flag), MPI_ERR_INFO_KEY);
+    FAILS(MPI_Info_get_string(info, "k", NULL, v, &flag), MPI_ERR_ARG);
+    FAILS(MPI_Info_get_string(info, "k", &len, v, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Info_get_string(info, "k", &len, NULL, &flag), MPI_ERR_ARG);
+    len = -1;
+    FAILS(MPI_Info_get_string(info, "k", &len, v, &flag), MPI_ERR_ARG);
+    CHECK_INT(len, -1);
+    CHECK_INT(flag, -1);
+    CHECK_STR(v, "unset");
+    MPI_Info out = MPI_INFO_NULL;
+    char *args[] = {"prog", NULL};
+    FAILS(MPI_Info_create_env(1, args, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Info_create_env(-1, args, &out), MPI_ERR_ARG);
+    FAILS(MPI_Info_create_env(2, NULL, &out), MPI_ERR_ARG);
+    CHECK(out == MPI_INFO_NULL);
+    OK(MPI_Info_free(&info));
+}
+
 int main(int argc, char **argv)
 {
     OK(MPI_Init(&argc, &argv));
     OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     memory();
     error_classes();
+    info();
     OK(MPI_Finalize());
     return 0;
 }
