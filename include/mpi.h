@@ -654,6 +654,31 @@ LOOM_API int MPI_Add_error_string(int errorcode, const char *string);
 LOOM_API int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
                                  int *flag);
 LOOM_API int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+/* MPI-1/2 names removed in MPI 3.0 and still declared by MPICH and Open MPI: each is its
+ * modern equivalent (MPI_Attr_put is MPI_Comm_set_attr, MPI_Type_struct is
+ * MPI_Type_create_struct, ...; MPI_Type_ub is lb + extent). */
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+LOOM_API int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+                               int *keyval, void *extra_state);
+LOOM_API int MPI_Keyval_free(int *keyval);
+LOOM_API int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+LOOM_API int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+LOOM_API int MPI_Attr_delete(MPI_Comm comm, int keyval);
+LOOM_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+LOOM_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+LOOM_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+LOOM_API int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+LOOM_API int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+LOOM_API int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+LOOM_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
+LOOM_API int MPI_Type_hindexed(int count, int blocklengths[], MPI_Aint displacements[],
+                               MPI_Datatype oldtype, MPI_Datatype *newtype);
+LOOM_API int MPI_Type_struct(int count, int blocklengths[], MPI_Aint displacements[],
+                             MPI_Datatype types[], MPI_Datatype *newtype);
+LOOM_API int MPI_Address(void *location, MPI_Aint *address);
 
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;

@@ -5,6 +5,7 @@
  * Queries accept uncommitted types; a predefined type cannot be freed. */
 #include <limits.h>
 #include "api/api.h"
+#include "api/shared_impl.h"
 #include "dt/dt.h"
 
 #define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
@@ -52,7 +53,12 @@ int MPI_Type_free(MPI_Datatype *datatype)
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     LOOM_API_ENTER("MPI_Type_get_extent");
-    static const char fn[] = "MPI_Type_get_extent";
+    return loom__api_type_extent("MPI_Type_get_extent", datatype, lb, extent);
+}
+
+int loom__api_type_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *lb,
+                          MPI_Aint *extent)
+{
     int rc = check_type(fn, datatype);
     if (rc)
         return rc;
@@ -132,8 +138,13 @@ int MPI_Type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
 int MPI_Get_address(const void *location, MPI_Aint *address)
 {
     LOOM_API_ENTER("MPI_Get_address");
+    return loom__api_get_address("MPI_Get_address", location, address);
+}
+
+int loom__api_get_address(const char *fn, const void *location, MPI_Aint *address)
+{
     if (address == NULL)
-        return FAIL("MPI_Get_address", MPI_ERR_ARG, "address is NULL");
+        return FAIL(fn, MPI_ERR_ARG, "address is NULL");
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }

@@ -7,6 +7,7 @@
  * errors go to MPI_COMM_WORLD's handler (MPI 3.1). Old types need not be committed. */
 #include <stdlib.h>
 #include "api/api.h"
+#include "api/shared_impl.h"
 #include "dt/dt.h"
 
 #define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
@@ -95,7 +96,13 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
                             MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hvector");
-    static const char fn[] = "MPI_Type_create_hvector";
+    return loom__api_type_hvector("MPI_Type_create_hvector", count, blocklength, stride,
+                                  oldtype, newtype);
+}
+
+int loom__api_type_hvector(const char *fn, int count, int blocklength, MPI_Aint stride,
+                           MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
     int rc = check_common(fn, count, NULL, blocklength, "", 1, oldtype, newtype);
     if (rc)
         return rc;
@@ -164,8 +171,16 @@ int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint
                              MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hindexed");
-    return indexed("MPI_Type_create_hindexed", count, blocklengths, 0, NULL, displacements,
-                   NULL, oldtype, MPI_COMBINER_HINDEXED, newtype);
+    return loom__api_type_hindexed("MPI_Type_create_hindexed", count, blocklengths,
+                                   displacements, oldtype, newtype);
+}
+
+int loom__api_type_hindexed(const char *fn, int count, const int blocklengths[],
+                            const MPI_Aint displacements[], MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    return indexed(fn, count, blocklengths, 0, NULL, displacements, NULL, oldtype,
+                   MPI_COMBINER_HINDEXED, newtype);
 }
 
 int MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[],
@@ -190,8 +205,16 @@ int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint d
                            const MPI_Datatype types[], MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_struct");
-    return indexed("MPI_Type_create_struct", count, blocklengths, 0, NULL, displacements, types,
-                   NULL, MPI_COMBINER_STRUCT, newtype);
+    return loom__api_type_struct("MPI_Type_create_struct", count, blocklengths, displacements,
+                                 types, newtype);
+}
+
+int loom__api_type_struct(const char *fn, int count, const int blocklengths[],
+                          const MPI_Aint displacements[], const MPI_Datatype types[],
+                          MPI_Datatype *newtype)
+{
+    return indexed(fn, count, blocklengths, 0, NULL, displacements, types, NULL,
+                   MPI_COMBINER_STRUCT, newtype);
 }
 
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,

@@ -2,18 +2,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "api/api.h"
+#include "api/shared_impl.h"
 #include "comm/comm.h"
 
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     LOOM_API_ENTER("MPI_Comm_create_errhandler");
+    return loom__api_create_errhandler("MPI_Comm_create_errhandler", fn, errhandler);
+}
+
+int loom__api_create_errhandler(const char *call, MPI_Comm_errhandler_function *fn,
+                                MPI_Errhandler *errhandler)
+{
     if (fn == NULL || errhandler == NULL)
-        return loom__api_error(MPI_COMM_WORLD, "MPI_Comm_create_errhandler", MPI_ERR_ARG,
-                               "%s is NULL", fn == NULL ? "function" : "errhandler");
+        return loom__api_error(MPI_COMM_WORLD, call, MPI_ERR_ARG, "%s is NULL",
+                               fn == NULL ? "function" : "errhandler");
     struct loom_errhandler *eh = calloc(1, sizeof *eh);
     if (eh == NULL)
-        return loom__api_error_code(MPI_COMM_WORLD, "MPI_Comm_create_errhandler",
-                                    LOOM_ERR_NOMEM);
+        return loom__api_error_code(MPI_COMM_WORLD, call, LOOM_ERR_NOMEM);
     eh->obj.magic = LOOM_MAGIC_ERRHANDLER;
     atomic_init(&eh->refs, 1);
     eh->fn = fn;
@@ -24,12 +30,17 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     LOOM_API_ENTER("MPI_Comm_set_errhandler");
+    return loom__api_set_errhandler("MPI_Comm_set_errhandler", comm, errhandler);
+}
+
+int loom__api_set_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler errhandler)
+{
     struct loom_comm *c = loom__comm_resolve(comm);
     if (c == NULL)
-        return loom__api_error(comm, "MPI_Comm_set_errhandler", MPI_ERR_COMM,
+        return loom__api_error(comm, fn, MPI_ERR_COMM,
                                "invalid communicator");
     if (!loom__object_is(errhandler, LOOM_MAGIC_ERRHANDLER))
-        return loom__api_error(comm, "MPI_Comm_set_errhandler", MPI_ERR_ARG,
+        return loom__api_error(comm, fn, MPI_ERR_ARG,
                                "invalid error handler");
     loom__errhandler_retain(errhandler);
     struct loom_errhandler *old = c->errh;
@@ -41,12 +52,17 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     LOOM_API_ENTER("MPI_Comm_get_errhandler");
+    return loom__api_get_errhandler("MPI_Comm_get_errhandler", comm, errhandler);
+}
+
+int loom__api_get_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler *errhandler)
+{
     struct loom_comm *c = loom__comm_resolve(comm);
     if (c == NULL)
-        return loom__api_error(comm, "MPI_Comm_get_errhandler", MPI_ERR_COMM,
+        return loom__api_error(comm, fn, MPI_ERR_COMM,
                                "invalid communicator");
     if (errhandler == NULL)
-        return loom__api_error(comm, "MPI_Comm_get_errhandler", MPI_ERR_ARG,
+        return loom__api_error(comm, fn, MPI_ERR_ARG,
                                "errhandler is NULL");
     /* The returned handle is a new reference that the user frees with MPI_Errhandler_free. */
     loom__errhandler_retain(c->errh);

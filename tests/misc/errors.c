@@ -96,6 +96,59 @@ static void info(void)
     OK(MPI_Info_free(&info));
 }
 
+static void deprecated(void)
+{
+    int keyval = MPI_KEYVAL_INVALID, flag, *val, bl = 1;
+    MPI_Aint a, disp = 0;
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    MPI_Datatype t = MPI_DATATYPE_NULL, bad_types[1] = {MPI_DATATYPE_NULL};
+    static const long zeros[16];
+    MPI_Errhandler junk = (MPI_Errhandler)(void *)zeros;
+    FAILS(MPI_Keyval_create(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, NULL, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Keyval_free(&keyval), MPI_ERR_KEYVAL);
+    FAILS(MPI_Keyval_free(NULL), MPI_ERR_ARG);
+    OK(MPI_Keyval_create(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, &keyval, NULL));
+    FAILS(MPI_Attr_put(MPI_COMM_NULL, keyval, &bl), MPI_ERR_COMM);
+    FAILS(MPI_Attr_put(MPI_COMM_WORLD, MPI_TAG_UB, &bl), MPI_ERR_KEYVAL);
+    FAILS(MPI_Attr_put(MPI_COMM_WORLD, 999999, &bl), MPI_ERR_KEYVAL);
+    FAILS(MPI_Attr_get(MPI_COMM_NULL, keyval, &val, &flag), MPI_ERR_COMM);
+    FAILS(MPI_Attr_get(MPI_COMM_WORLD, keyval, &val, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Attr_get(MPI_COMM_WORLD, keyval, NULL, &flag), MPI_ERR_ARG);
+    FAILS(MPI_Attr_get(MPI_COMM_WORLD, 999999, &val, &flag), MPI_ERR_KEYVAL);
+    FAILS(MPI_Attr_delete(MPI_COMM_NULL, keyval), MPI_ERR_COMM);
+    FAILS(MPI_Attr_delete(MPI_COMM_WORLD, 999999), MPI_ERR_KEYVAL);
+    OK(MPI_Keyval_free(&keyval));
+    FAILS(MPI_Errhandler_create(NULL, &eh), MPI_ERR_ARG);
+    FAILS(MPI_Errhandler_set(MPI_COMM_NULL, MPI_ERRORS_RETURN), MPI_ERR_COMM);
+    FAILS(MPI_Errhandler_set(MPI_COMM_WORLD, junk), MPI_ERR_ARG);
+    FAILS(MPI_Errhandler_set(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL), MPI_ERR_ARG);
+    FAILS(MPI_Errhandler_get(MPI_COMM_NULL, &eh), MPI_ERR_COMM);
+    FAILS(MPI_Errhandler_get(MPI_COMM_WORLD, NULL), MPI_ERR_ARG);
+    CHECK(eh == MPI_ERRHANDLER_NULL);
+    FAILS(MPI_Type_extent(MPI_DATATYPE_NULL, &a), MPI_ERR_TYPE);
+    FAILS(MPI_Type_extent(MPI_INT, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Type_lb(MPI_DATATYPE_NULL, &a), MPI_ERR_TYPE);
+    FAILS(MPI_Type_lb(MPI_INT, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Type_ub(MPI_DATATYPE_NULL, &a), MPI_ERR_TYPE);
+    FAILS(MPI_Type_ub(MPI_INT, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Type_hvector(-1, 1, 8, MPI_INT, &t), MPI_ERR_COUNT);
+    FAILS(MPI_Type_hvector(1, -1, 8, MPI_INT, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_hvector(1, 1, 8, MPI_DATATYPE_NULL, &t), MPI_ERR_TYPE);
+    FAILS(MPI_Type_hvector(1, 1, 8, MPI_INT, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Type_hindexed(-1, &bl, &disp, MPI_INT, &t), MPI_ERR_COUNT);
+    FAILS(MPI_Type_hindexed(1, NULL, &disp, MPI_INT, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_hindexed(1, &bl, NULL, MPI_INT, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_hindexed(1, &bl, &disp, MPI_DATATYPE_NULL, &t), MPI_ERR_TYPE);
+    FAILS(MPI_Type_hindexed(1, &bl, &disp, MPI_INT, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Type_struct(-1, &bl, &disp, bad_types, &t), MPI_ERR_COUNT);
+    FAILS(MPI_Type_struct(1, NULL, &disp, bad_types, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_struct(1, &bl, NULL, bad_types, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_struct(1, &bl, &disp, NULL, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_struct(1, &bl, &disp, bad_types, &t), MPI_ERR_TYPE);
+    CHECK(t == MPI_DATATYPE_NULL);
+    FAILS(MPI_Address(&bl, NULL), MPI_ERR_ARG);
+}
+
 int main(int argc, char **argv)
 {
     OK(MPI_Init(&argc, &argv));
@@ -103,6 +156,7 @@ int main(int argc, char **argv)
     memory();
     error_classes();
     info();
+    deprecated();
     OK(MPI_Finalize());
     return 0;
 }
