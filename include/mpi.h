@@ -654,6 +654,10 @@ LOOM_API int MPI_Add_error_string(int errorcode, const char *string);
 LOOM_API int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
                                  int *flag);
 LOOM_API int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+/* MPI 4.1: a new info, one key per hardware resource type of the machine in URI form
+ * ("hwloc://NUMANode", largest first), "true" when the calling rank runs inside one resource
+ * of the type (usable as mpi_hw_resource_type of MPI_COMM_TYPE_HW_GUIDED), else "false". */
+LOOM_API int MPI_Get_hw_resource_info(MPI_Info *hw_info);
 /* MPI-1/2 names removed in MPI 3.0 and still declared by MPICH and Open MPI: each is its
  * modern equivalent (MPI_Attr_put is MPI_Comm_set_attr, MPI_Type_struct is
  * MPI_Type_create_struct, ...; MPI_Type_ub is lb + extent). */
