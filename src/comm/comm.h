@@ -190,8 +190,8 @@ struct loom_keyval *loom__keyval_get(int id, int allow_freed);
 int loom__keyval_is_predefined(int id);
 /* The value of a predefined attribute (a pointer to an int, as the standard says). */
 void *loom__attr_predefined(int id);
-/* The value of MPI_LASTUSEDCODE becomes v (comm/error_class.c, under its lock; an atomic
- * store, since programs read the attribute's int through the pointer they got). */
+/* The job's MPI_LASTUSEDCODE becomes v (comm/error_class.c, under its lock); each rank sees
+ * it at its next MPI_Comm_get_attr (comm/keyval.c says why). */
 void loom__attr_set_lastusedcode(int v);
 /* Set the predefined attributes' values (job start, before ranks run). */
 void loom__keyval_job_init(int nranks);
