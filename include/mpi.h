@@ -461,6 +461,26 @@ LOOM_API int MPI_TYPE_NULL_COPY_FN(MPI_Datatype, int, void *, void *, void *, in
 LOOM_API int MPI_TYPE_DUP_FN(MPI_Datatype, int, void *, void *, void *, int *);
 LOOM_API int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void *, void *);
 
+/* ---- misc (memory, error classes and codes, info, hardware resources, deprecated names) ----
+ * MPI_Alloc_mem: memory aligned to at least 64 bytes (the info key
+ * mpi_minimum_memory_alignment asks for more); MPI_Free_mem takes only pointers it gave out
+ * (MPI_ERR_BASE otherwise). */
+/* Error classes, codes and strings of the program's own: shared by every rank of the job (one
+ * process); values grow from MPI_ERR_LASTCODE + 1 and MPI_LASTUSEDCODE follows them. */
+/* MPI 4 info calls. MPI_Info_get_string: *buflen in, the value's length + 1 out when found.
+ * MPI_Info_create_env may be called before MPI_Init; with argc 0 it uses the rank's own
+ * arguments. MPI_INFO_ENV and its info hold command, argv, maxprocs, soft, host, arch, wdir,
+ * thread_level. */
+/* MPI 4.1: a new info, one key per hardware resource type of the machine in URI form
+ * ("hwloc://NUMANode", largest first), "true" when the calling rank runs inside one resource
+ * of the type (usable as mpi_hw_resource_type of MPI_COMM_TYPE_HW_GUIDED), else "false". */
+/* MPI-1/2 names removed in MPI 3.0 and still declared by MPICH and Open MPI: each is its
+ * modern equivalent (MPI_Attr_put is MPI_Comm_set_attr, MPI_Type_struct is
+ * MPI_Type_create_struct, ...; MPI_Type_ub is lb + extent). */
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+
 /* ---- the MPI calls ----------------------------------------------------------------
  * Every standard call loom has, and its PMPI_ twin for profiling tools: mpi_proto.h is made
  * by the build (loom-bindgen) from the description of the calls in src/api/calls/ and

@@ -21,6 +21,13 @@ int loom__api_error(MPI_Comm comm, const char *fn, int errclass, const char *fmt
 /* Same, for a negative loom code from a lower layer (class and reason from the error table). */
 int loom__api_error_code(MPI_Comm comm, const char *fn, int loom_code);
 
+/* The text of error code or class `code` (predefined, or added by the program: "" until
+ * MPI_Add_error_string) into text[MPI_MAX_ERROR_STRING]: its length, or -1 when code is not
+ * an MPI error code. Any thread, before MPI_Init too. */
+int loom__api_error_text(int code, char *text);
+/* The class of error code `code`, or -1 when it is not an MPI error code. */
+int loom__api_error_class_of(int code);
+
 /* 0 if the calling thread is a rank between MPI_Init and MPI_Finalize; otherwise reports
  * MPI_ERR_OTHER ("called before MPI_Init" / "after MPI_Finalize" / "outside a loom rank")
  * through the fatal path and returns that class. Use: LOOM_API_ENTER("MPI_Send"); */

@@ -2,6 +2,7 @@
  * MPI_Comm_{set,get,delete}_attr and the predefined callbacks. The attribute lists and the
  * keyval table are in comm/attr.c and comm/keyval.c. */
 #include "api/api.h"
+#include "api/shared_impl.h"
 #include "comm/comm.h"
 
 int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int keyval, void *extra_state, void *in,
@@ -53,9 +54,16 @@ int loom__mpi_comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
                                  void *extra_state)
 {
     LOOM_API_ENTER("MPI_Comm_create_keyval");
+    return loom__api_create_keyval("MPI_Comm_create_keyval", copy_fn, delete_fn, keyval,
+                                   extra_state);
+}
+
+int loom__api_create_keyval(const char *fn, MPI_Comm_copy_attr_function *copy_fn,
+                            MPI_Comm_delete_attr_function *delete_fn, int *keyval,
+                            void *extra_state)
+{
     if (keyval == NULL)
-        return loom__api_error(MPI_COMM_NULL, "MPI_Comm_create_keyval", MPI_ERR_ARG,
-                               "keyval is NULL");
+        return loom__api_error(MPI_COMM_NULL, fn, MPI_ERR_ARG, "keyval is NULL");
     /* The predefined functions act as no callback at all: skip the call. */
     if (copy_fn == MPI_COMM_NULL_COPY_FN)
         copy_fn = NULL;
@@ -63,14 +71,18 @@ int loom__mpi_comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
         delete_fn = NULL;
     int rc = loom__keyval_create(copy_fn, delete_fn, extra_state, keyval);
     if (rc != 0)
-        return loom__api_error_code(MPI_COMM_NULL, "MPI_Comm_create_keyval", rc);
+        return loom__api_error_code(MPI_COMM_NULL, fn, rc);
     return MPI_SUCCESS;
 }
 
 int loom__mpi_comm_free_keyval(int *keyval)
 {
     LOOM_API_ENTER("MPI_Comm_free_keyval");
-    const char *fn = "MPI_Comm_free_keyval";
+    return loom__api_free_keyval("MPI_Comm_free_keyval", keyval);
+}
+
+int loom__api_free_keyval(const char *fn, int *keyval)
+{
     if (keyval == NULL)
         return loom__api_error(MPI_COMM_NULL, fn, MPI_ERR_ARG, "keyval is NULL");
     struct loom_keyval *kv = NULL;
@@ -88,7 +100,11 @@ int loom__mpi_comm_free_keyval(int *keyval)
 int loom__mpi_comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val)
 {
     LOOM_API_ENTER("MPI_Comm_set_attr");
-    const char *fn = "MPI_Comm_set_attr";
+    return loom__api_set_attr("MPI_Comm_set_attr", comm, keyval, attribute_val);
+}
+
+int loom__api_set_attr(const char *fn, MPI_Comm comm, int keyval, void *attribute_val)
+{
     struct loom_comm *c = loom__comm_resolve(comm);
     if (c == NULL)
         return loom__api_error(comm, fn, MPI_ERR_COMM, "%s", loom__comm_invalid_reason(comm));
@@ -108,7 +124,12 @@ int loom__mpi_comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val)
 int loom__mpi_comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     LOOM_API_ENTER("MPI_Comm_get_attr");
-    const char *fn = "MPI_Comm_get_attr";
+    return loom__api_get_attr("MPI_Comm_get_attr", comm, keyval, attribute_val, flag);
+}
+
+int loom__api_get_attr(const char *fn, MPI_Comm comm, int keyval, void *attribute_val,
+                       int *flag)
+{
     struct loom_comm *c = loom__comm_resolve(comm);
     if (c == NULL)
         return loom__api_error(comm, fn, MPI_ERR_COMM, "%s", loom__comm_invalid_reason(comm));
@@ -135,7 +156,11 @@ int loom__mpi_comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int 
 int loom__mpi_comm_delete_attr(MPI_Comm comm, int keyval)
 {
     LOOM_API_ENTER("MPI_Comm_delete_attr");
-    const char *fn = "MPI_Comm_delete_attr";
+    return loom__api_delete_attr("MPI_Comm_delete_attr", comm, keyval);
+}
+
+int loom__api_delete_attr(const char *fn, MPI_Comm comm, int keyval)
+{
     struct loom_comm *c = loom__comm_resolve(comm);
     if (c == NULL)
         return loom__api_error(comm, fn, MPI_ERR_COMM, "%s", loom__comm_invalid_reason(comm));

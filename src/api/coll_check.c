@@ -99,6 +99,9 @@ int loom__coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype t
         return loom__api_error(comm, fn, MPI_ERR_OP, "op is MPI_OP_NULL");
     if (!loom__op_valid(op))
         return loom__api_error(comm, fn, MPI_ERR_OP, "op is not a valid operation (freed?)");
+    if (loom__op_accumulate_only(op))
+        return loom__api_error(comm, fn, MPI_ERR_OP, "%s is only for one-sided accumulate "
+                               "operations, not for reductions", op->name);
     const char *why;
     if (loom__op_check(op, type, &why) != 0)
         return loom__api_error(comm, fn, MPI_ERR_OP, "%s", why);

@@ -68,9 +68,11 @@ int loom__mpi_comm_group(MPI_Comm comm, MPI_Group *group)
         return rc;
     if (group == NULL)
         return loom__api_error(comm, "MPI_Comm_group", MPI_ERR_ARG, "group is NULL");
-    /* a new reference on the shared group, freed by MPI_Group_free */
-    loom__group_retain(c->sh->group);
-    *group = c->sh->group;
+    /* a group of the user's own (loom__group_copy says why), freed by MPI_Group_free */
+    struct loom_group *g = loom__group_copy(c->sh->group);
+    if (g == NULL)
+        return loom__api_error_code(comm, "MPI_Comm_group", LOOM_ERR_NOMEM);
+    *group = g;
     return MPI_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
  * Queries accept uncommitted types; a predefined type cannot be freed. */
 #include <limits.h>
 #include "api/api.h"
+#include "api/shared_impl.h"
 #include "api/type_attr.h"
 #include "dt/dt.h"
 
@@ -18,7 +19,7 @@ static int check_type(const char *fn, MPI_Datatype t)
     return why ? FAIL(fn, MPI_ERR_TYPE, "datatype %s", why) : MPI_SUCCESS;
 }
 
-int  loom__mpi_type_commit(MPI_Datatype *datatype)
+int   loom__mpi_type_commit(MPI_Datatype *datatype)
 {
     LOOM_API_ENTER("MPI_Type_commit");
     static const char fn[] = "MPI_Type_commit";
@@ -34,7 +35,7 @@ int  loom__mpi_type_commit(MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_free(MPI_Datatype *datatype)
+int   loom__mpi_type_free(MPI_Datatype *datatype)
 {
     LOOM_API_ENTER("MPI_Type_free");
     static const char fn[] = "MPI_Type_free";
@@ -57,10 +58,15 @@ int  loom__mpi_type_free(MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+int   loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     LOOM_API_ENTER("MPI_Type_get_extent");
-    static const char fn[] = "MPI_Type_get_extent";
+    return loom__api_type_extent("MPI_Type_get_extent", datatype, lb, extent);
+}
+
+int loom__api_type_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *lb,
+                          MPI_Aint *extent)
+{
     int rc = check_type(fn, datatype);
     if (rc)
         return rc;
@@ -71,7 +77,8 @@ int  loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *ex
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+int   loom__mpi_type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+                                     MPI_Aint *true_extent)
 {
     LOOM_API_ENTER("MPI_Type_get_true_extent");
     static const char fn[] = "MPI_Type_get_true_extent";
@@ -85,7 +92,7 @@ int  loom__mpi_type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MP
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+int   loom__mpi_type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     LOOM_API_ENTER("MPI_Type_get_extent_x");
     static const char fn[] = "MPI_Type_get_extent_x";
@@ -99,8 +106,8 @@ int  loom__mpi_type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
-                                      MPI_Count *true_extent)
+int   loom__mpi_type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                       MPI_Count *true_extent)
 {
     LOOM_API_ENTER("MPI_Type_get_true_extent_x");
     static const char fn[] = "MPI_Type_get_true_extent_x";
@@ -114,7 +121,7 @@ int  loom__mpi_type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_size(MPI_Datatype datatype, int *size)
+int   loom__mpi_type_size(MPI_Datatype datatype, int *size)
 {
     LOOM_API_ENTER("MPI_Type_size");
     static const char fn[] = "MPI_Type_size";
@@ -127,7 +134,7 @@ int  loom__mpi_type_size(MPI_Datatype datatype, int *size)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
+int   loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     LOOM_API_ENTER("MPI_Type_size_x");
     static const char fn[] = "MPI_Type_size_x";
@@ -140,7 +147,7 @@ int  loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_set_name(MPI_Datatype datatype, const char *name)
+int   loom__mpi_type_set_name(MPI_Datatype datatype, const char *name)
 {
     LOOM_API_ENTER("MPI_Type_set_name");
     static const char fn[] = "MPI_Type_set_name";
@@ -153,7 +160,7 @@ int  loom__mpi_type_set_name(MPI_Datatype datatype, const char *name)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
+int   loom__mpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
 {
     LOOM_API_ENTER("MPI_Type_get_name");
     static const char fn[] = "MPI_Type_get_name";
@@ -166,23 +173,28 @@ int  loom__mpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_get_address(const void *location, MPI_Aint *address)
+int   loom__mpi_get_address(const void *location, MPI_Aint *address)
 {
     LOOM_API_ENTER("MPI_Get_address");
+    return loom__api_get_address("MPI_Get_address", location, address);
+}
+
+int loom__api_get_address(const char *fn, const void *location, MPI_Aint *address)
+{
     if (address == NULL)
-        return FAIL("MPI_Get_address", MPI_ERR_ARG, "address is NULL");
+        return FAIL(fn, MPI_ERR_ARG, "address is NULL");
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }
 
 /* MPI_Aint_add and MPI_Aint_diff return an address, not an error code: no checks. Addresses
  * are plain integers here, so this is integer arithmetic (done unsigned: no overflow UB). */
-MPI_Aint  loom__mpi_aint_add(MPI_Aint base, MPI_Aint disp)
+MPI_Aint   loom__mpi_aint_add(MPI_Aint base, MPI_Aint disp)
 {
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 
-MPI_Aint  loom__mpi_aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+MPI_Aint   loom__mpi_aint_diff(MPI_Aint addr1, MPI_Aint addr2)
 {
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include "api/api.h"
+#include "api/shared_impl.h"
 #include "api/type_attr.h"
 #include "dt/dt.h"
 
@@ -92,7 +93,7 @@ static int finish(const char *fn, int rc, struct loom_datatype *const *t,
     return MPI_SUCCESS;
 }
 
-int loom__mpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+int  loom__mpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_contiguous");
     static const char fn[] = "MPI_Type_contiguous";
@@ -108,8 +109,8 @@ int loom__mpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *new
     return finish(fn, loom__dt_contiguous((size_t)count, oldtype, &t), &t, c, newtype);
 }
 
-int loom__mpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                          MPI_Datatype *newtype)
+int  loom__mpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_vector");
     static const char fn[] = "MPI_Type_vector";
@@ -129,11 +130,17 @@ int loom__mpi_type_vector(int count, int blocklength, int stride, MPI_Datatype o
     return finish(fn, rc, &t, c, newtype);
 }
 
-int loom__mpi_type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                                  MPI_Datatype *newtype)
+int  loom__mpi_type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hvector");
-    static const char fn[] = "MPI_Type_create_hvector";
+    return loom__api_type_hvector("MPI_Type_create_hvector", count, blocklength, stride,
+                                  oldtype, newtype);
+}
+
+int loom__api_type_hvector(const char *fn, int count, int blocklength, MPI_Aint stride,
+                           MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
     int rc = check_common(fn, count, NULL, blocklength, "", 1, oldtype, newtype);
     if (rc)
         return rc;
@@ -229,25 +236,33 @@ static int indexed(const char *fn, int count, const int *blens, int blen, const 
     return finish(fn, rc, &t, c, newtype);
 }
 
-int loom__mpi_type_indexed(int count, const int blocklengths[], const int displacements[],
-                           MPI_Datatype oldtype, MPI_Datatype *newtype)
+int  loom__mpi_type_indexed(int count, const int blocklengths[], const int displacements[],
+                            MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_indexed");
     return indexed("MPI_Type_indexed", count, blocklengths, 0, displacements, NULL, NULL,
                    oldtype, MPI_COMBINER_INDEXED, newtype);
 }
 
-int loom__mpi_type_create_hindexed(int count, const int blocklengths[],
-                                   const MPI_Aint displacements[], MPI_Datatype oldtype,
-                                   MPI_Datatype *newtype)
+int  loom__mpi_type_create_hindexed(int count, const int blocklengths[],
+                                    const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hindexed");
-    return indexed("MPI_Type_create_hindexed", count, blocklengths, 0, NULL, displacements,
-                   NULL, oldtype, MPI_COMBINER_HINDEXED, newtype);
+    return loom__api_type_hindexed("MPI_Type_create_hindexed", count, blocklengths,
+                                   displacements, oldtype, newtype);
 }
 
-int loom__mpi_type_create_indexed_block(int count, int blocklength, const int displacements[],
-                                        MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__api_type_hindexed(const char *fn, int count, const int blocklengths[],
+                            const MPI_Aint displacements[], MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    return indexed(fn, count, blocklengths, 0, NULL, displacements, NULL, oldtype,
+                   MPI_COMBINER_HINDEXED, newtype);
+}
+
+int  loom__mpi_type_create_indexed_block(int count, int blocklength, const int displacements[],
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_indexed_block");
     static const char fn[] = "MPI_Type_create_indexed_block";
@@ -255,8 +270,9 @@ int loom__mpi_type_create_indexed_block(int count, int blocklength, const int di
                    MPI_COMBINER_INDEXED_BLOCK, newtype);
 }
 
-int loom__mpi_type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[],
-                                         MPI_Datatype oldtype, MPI_Datatype *newtype)
+int  loom__mpi_type_create_hindexed_block(int count, int blocklength,
+                                          const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                          MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hindexed_block");
     static const char fn[] = "MPI_Type_create_hindexed_block";
@@ -264,17 +280,25 @@ int loom__mpi_type_create_hindexed_block(int count, int blocklength, const MPI_A
                    MPI_COMBINER_HINDEXED_BLOCK, newtype);
 }
 
-int loom__mpi_type_create_struct(int count, const int blocklengths[],
-                                 const MPI_Aint displacements[], const MPI_Datatype types[],
-                                 MPI_Datatype *newtype)
+int  loom__mpi_type_create_struct(int count, const int blocklengths[],
+                                  const MPI_Aint displacements[], const MPI_Datatype types[],
+                                  MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_struct");
-    return indexed("MPI_Type_create_struct", count, blocklengths, 0, NULL, displacements, types,
-                   NULL, MPI_COMBINER_STRUCT, newtype);
+    return loom__api_type_struct("MPI_Type_create_struct", count, blocklengths, displacements,
+                                 types, newtype);
 }
 
-int loom__mpi_type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                                  MPI_Datatype *newtype)
+int loom__api_type_struct(const char *fn, int count, const int blocklengths[],
+                          const MPI_Aint displacements[], const MPI_Datatype types[],
+                          MPI_Datatype *newtype)
+{
+    return indexed(fn, count, blocklengths, 0, NULL, displacements, types, NULL,
+                   MPI_COMBINER_STRUCT, newtype);
+}
+
+int  loom__mpi_type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                   MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_resized");
     static const char fn[] = "MPI_Type_create_resized";
@@ -294,9 +318,9 @@ int loom__mpi_type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint ex
                   newtype);
 }
 
-int loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subsizes[],
-                                   const int starts[], int order, MPI_Datatype oldtype,
-                                   MPI_Datatype *newtype)
+int  loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subsizes[],
+                                    const int starts[], int order, MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_subarray");
     static const char fn[] = "MPI_Type_create_subarray";
@@ -340,7 +364,7 @@ int loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subsi
                   c, newtype);
 }
 
-int loom__mpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+int  loom__mpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_dup");
     static const char fn[] = "MPI_Type_dup";

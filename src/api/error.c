@@ -5,6 +5,7 @@
 #include <string.h>
 #include "api/api.h"
 #include "comm/comm.h"
+#include "comm/error_class.h"
 
 /* The fatal exit status of MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT. */
 #define LOOM_FATAL_STATUS 1
@@ -126,28 +127,43 @@ int loom__api_check_initialized(const char *fn)
     loom__job_abort(LOOM_FATAL_STATUS);
 }
 
-int loom__mpi_error_class(int errorcode, int *errorclass)
+int loom__api_error_text(int code, char *text)
 {
-    if (class_text(errorcode) == NULL)
+    const char *t = class_text(code);
+    if (t != NULL)
+        return snprintf(text, MPI_MAX_ERROR_STRING, "%s", t);
+    return loom__error_get_string(code, text, MPI_MAX_ERROR_STRING); /* added ones, or -1 */
+}
+
+int loom__api_error_class_of(int code)
+{
+    if (class_text(code) != NULL)
+        return code; /* predefined codes are their classes */
+    return loom__error_user_class(code);
+}
+
+int  loom__mpi_error_class(int errorcode, int *errorclass)
+{
+    int cls = loom__api_error_class_of(errorcode);
+    if (cls < 0)
         return loom__api_error(MPI_COMM_NULL, "MPI_Error_class", MPI_ERR_ARG,
                                "%d is not an MPI error code", errorcode);
     if (errorclass == NULL)
         return loom__api_error(MPI_COMM_NULL, "MPI_Error_class", MPI_ERR_ARG,
                                "errorclass is NULL");
-    *errorclass = errorcode;
+    *errorclass = cls;
     return MPI_SUCCESS;
 }
 
-int loom__mpi_error_string(int errorcode, char *string, int *resultlen)
+int  loom__mpi_error_string(int errorcode, char *string, int *resultlen)
 {
-    const char *text = class_text(errorcode);
-    if (text == NULL)
-        return loom__api_error(MPI_COMM_NULL, "MPI_Error_string", MPI_ERR_ARG,
-                               "%d is not an MPI error code", errorcode);
     if (string == NULL || resultlen == NULL)
         return loom__api_error(MPI_COMM_NULL, "MPI_Error_string", MPI_ERR_ARG,
                                "an output argument is NULL");
-    int n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", text);
+    int n = loom__api_error_text(errorcode, string);
+    if (n < 0)
+        return loom__api_error(MPI_COMM_NULL, "MPI_Error_string", MPI_ERR_ARG,
+                               "%d is not an MPI error code", errorcode);
     *resultlen = n;
     return MPI_SUCCESS;
 }

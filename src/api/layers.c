@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include "coll/sched.h"
 #include "comm/comm.h"
+#include "comm/error_class.h"
 #include "core/config.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -87,6 +88,8 @@ void loom__layers_job_fini(void)
     loom__quarantine_drain(); /* the last schedules, with their scratch */
     loom__coll_job_fini();
     loom__inbox_job_fini(); /* after the communicators: freeing them drains rings */
+    loom__req_pool_drain(); /* last: the steps above may still retire requests */
+    loom__error_user_fini(); /* the error classes and codes the program added */
 }
 
 

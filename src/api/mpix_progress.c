@@ -124,7 +124,9 @@ int MPIX_Stop_progress_thread(MPIX_Stream stream)
 
 int MPIX_Request_is_complete(MPI_Request request)
 {
-    if (request == MPI_REQUEST_NULL || (request->persistent && !request->active))
+    if (request == MPI_REQUEST_NULL)
         return 1;
-    return loom__object_is(request, LOOM_MAGIC_REQUEST) && loom__req_is_complete(request);
+    if (!loom__object_is(request, LOOM_MAGIC_REQUEST)) /* before any other field is read */
+        return 0;
+    return (request->persistent && !request->active) || loom__req_is_complete(request);
 }

@@ -72,6 +72,9 @@ int loom__mpi_reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Dat
     int rc = check_op(fn, op);
     if (rc)
         return rc;
+    if (loom__op_accumulate_only(op))
+        return FAIL(fn, MPI_ERR_OP, "%s is only for one-sided accumulate operations, not for "
+                    "reductions", op->name);
     const char *why;
     if (loom__dt_check_usable(datatype, &why) != 0)
         return FAIL(fn, MPI_ERR_TYPE, "%s", why);

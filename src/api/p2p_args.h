@@ -51,6 +51,18 @@ static inline void loom__p2p_status_out(MPI_Status *out, const MPI_Status *st)
         out->MPI_ERROR = error;
     }
 }
+/* A status (or array of statuses) argument: NULL is MPI_ERR_ARG, reported through comm ("what
+ * is NULL"); MPI_STATUS_IGNORE and real statuses pass. Why an error, not "ignore": MPICH
+ * reports it, and an array call would otherwise write statuses through NULL + i. */
+static inline int loom__p2p_check_status(const char *fn, MPI_Comm comm, const void *status,
+                                         const char *what)
+{
+    if (__builtin_expect(status == NULL, 0))
+        return loom__api_error(comm, fn, MPI_ERR_ARG,
+                               "%s is NULL (MPI_STATUS%s_IGNORE ignores %s)", what,
+                               what[0] == 'a' ? "ES" : "", what[0] == 'a' ? "them" : "it");
+    return MPI_SUCCESS;
+}
 /* Report a request's error (truncation) through its communicator; MPI_SUCCESS if none. */
 int loom__p2p_request_error(const char *fn, struct loom_request *r);
 /* Make an unpublished request one that is complete at birth (kind DONE, empty status from

@@ -44,6 +44,8 @@ int loom__mpi_probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     LOOM_API_ENTER("MPI_Probe");
     struct loom_comm *c;
     int rc = check_probe("MPI_Probe", source, tag, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__p2p_check_status("MPI_Probe", comm, status, "status");
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
@@ -60,6 +62,8 @@ int loom__mpi_iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *
     LOOM_API_ENTER("MPI_Iprobe");
     struct loom_comm *c;
     int rc = check_probe("MPI_Iprobe", source, tag, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__p2p_check_status("MPI_Iprobe", comm, status, "status");
     if (rc != MPI_SUCCESS)
         return rc;
     if (flag == NULL)
@@ -79,6 +83,8 @@ static int matched_probe(const char *fn, int source, int tag, MPI_Comm comm, int
 {
     struct loom_comm *c;
     int rc = check_probe(fn, source, tag, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__p2p_check_status(fn, comm, status, "status");
     if (rc != MPI_SUCCESS)
         return rc;
     if (message == NULL)
@@ -165,6 +171,8 @@ int loom__mpi_mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *me
                     MPI_Status *status)
 {
     LOOM_API_ENTER("MPI_Mrecv");
+    if (status == NULL) /* before the message is taken: the call then has no effect */
+        return loom__p2p_check_status("MPI_Mrecv", MPI_COMM_WORLD, status, "status");
     struct loom_request r;
     loom__req_init_stack(&r, LOOM_REQ_RECV);
     int rc = matched_recv("MPI_Mrecv", buf, count, datatype, message, &r);

@@ -25,6 +25,8 @@ int loom__mpi_recv(void *buf, int count, MPI_Datatype datatype, int source, int 
     struct loom_comm *c;
     int rc = loom__p2p_check("MPI_Recv", comm, buf, count, datatype, source, tag,
                              LOOM_P2P_RECV, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__p2p_check_status("MPI_Recv", comm, status, "status");
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {

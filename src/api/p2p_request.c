@@ -26,6 +26,9 @@ int loom__mpi_request_get_status(MPI_Request request, int *flag, MPI_Status *sta
     if (request != MPI_REQUEST_NULL && !loom__object_is(request, LOOM_MAGIC_REQUEST))
         return loom__api_error(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_REQUEST,
                                "not a valid request (freed?)");
+    int rc = loom__p2p_check_status("MPI_Request_get_status", MPI_COMM_WORLD, status, "status");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (request == MPI_REQUEST_NULL || (request->persistent && !request->active)) {
         MPI_Status st;
         loom__p2p_status_empty(&st, MPI_ANY_SOURCE);

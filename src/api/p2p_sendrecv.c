@@ -38,6 +38,8 @@ int loom__mpi_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     if (rc == MPI_SUCCESS)
         rc = loom__p2p_check("MPI_Sendrecv", comm, recvbuf, recvcount, recvtype, source,
                              recvtag, LOOM_P2P_RECV, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__p2p_check_status("MPI_Sendrecv", comm, status, "status");
     if (rc != MPI_SUCCESS)
         return rc;
     struct loom_request s, r;
@@ -58,6 +60,8 @@ int loom__mpi_sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int 
     if (rc == MPI_SUCCESS)
         rc = loom__p2p_check("MPI_Sendrecv_replace", comm, buf, count, datatype, source,
                              recvtag, LOOM_P2P_RECV, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__p2p_check_status("MPI_Sendrecv_replace", comm, status, "status");
     if (rc != MPI_SUCCESS)
         return rc;
     /* The outgoing data is packed aside first, since the receive overwrites the buffer. */

@@ -2,6 +2,7 @@
  * A null handle or an inactive persistent request counts as complete with an empty status. */
 #include "api/p2p_args.h"
 
+/* Reads fields of r: only for a handle already checked (check_one, check_array). */
 static inline int inactive(struct loom_request *r)
 {
     return r == NULL || (r->persistent && !r->active);
@@ -15,8 +16,21 @@ static inline void keypoint(void)
         loom__wait_progress();
 }
 
-/* Validate a request array: MPI_SUCCESS or the reported class. */
-static int check_array(const char *fn, int count, MPI_Request reqs[])
+/* Validate one request handle (MPI_REQUEST_NULL is valid) and its status pointer, before
+ * any field of the request is read: a stale handle names a freed request (request.c keeps its
+ * memory, with magic FREED). MPI_SUCCESS or the reported class. A NULL status is an error
+ * (MPI_STATUS_IGNORE is the way to ignore one), as in MPICH. */
+static int check_one(const char *fn, struct loom_request *r, MPI_Status *status)
+{
+    if (r != MPI_REQUEST_NULL && !loom__object_is(r, LOOM_MAGIC_REQUEST))
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST,
+                               "not a valid request (freed?)");
+    return loom__p2p_check_status(fn, MPI_COMM_WORLD, status, "status");
+}
+
+/* Validate a request array and, with `statuses_too`, its statuses (NULL with count > 0 is
+ * MPI_ERR_ARG: MPI_STATUSES_IGNORE ignores them): MPI_SUCCESS or the reported class. */
+static int check_array(const char *fn, int count, MPI_Request reqs[], const void *statuses)
 {
     if (count < 0)
         return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_COUNT, "count %d is negative", count);
@@ -26,6 +40,8 @@ static int check_array(const char *fn, int count, MPI_Request reqs[])
         if (reqs[i] != NULL && !loom__object_is(reqs[i], LOOM_MAGIC_REQUEST))
             return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST,
                                    "request %d is not a valid request (freed?)", i);
+    if (count > 0)
+        return loom__p2p_check_status(fn, MPI_COMM_WORLD, statuses, "array of statuses");
     return MPI_SUCCESS;
 }
 
@@ -69,13 +85,13 @@ int loom__mpi_wait(MPI_Request *request, MPI_Status *status)
     if (request == NULL)
         return loom__api_error(MPI_COMM_WORLD, "MPI_Wait", MPI_ERR_ARG, "request is NULL");
     struct loom_request *r = *request;
+    int rc = check_one("MPI_Wait", r, status);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (inactive(r)) {
         empty(status);
         return MPI_SUCCESS;
     }
-    if (!loom__object_is(r, LOOM_MAGIC_REQUEST))
-        return loom__api_error(MPI_COMM_WORLD, "MPI_Wait", MPI_ERR_REQUEST,
-                               "not a valid request (freed?)");
     loom__req_wait(r);
     MPI_Comm comm;
     int err = finish(request, status, &comm, 0);
@@ -89,14 +105,14 @@ int loom__mpi_test(MPI_Request *request, int *flag, MPI_Status *status)
         return loom__api_error(MPI_COMM_WORLD, "MPI_Test", MPI_ERR_ARG, "%s is NULL",
                                request == NULL ? "request" : "flag");
     struct loom_request *r = *request;
+    int rc = check_one("MPI_Test", r, status);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (inactive(r)) {
         *flag = 1;
         empty(status);
         return MPI_SUCCESS;
     }
-    if (!loom__object_is(r, LOOM_MAGIC_REQUEST))
-        return loom__api_error(MPI_COMM_WORLD, "MPI_Test", MPI_ERR_REQUEST,
-                               "not a valid request (freed?)");
     if (!loom__req_is_complete(r))
         keypoint();
     *flag = loom__req_is_complete(r);
@@ -170,7 +186,7 @@ static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], MPI_
 int loom__mpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     LOOM_API_ENTER("MPI_Waitall");
-    int rc = check_array("MPI_Waitall", count, requests);
+    int rc = check_array("MPI_Waitall", count, requests, statuses);
     if (rc != MPI_SUCCESS)
         return rc;
     struct array a = {count, requests, 1};
@@ -183,7 +199,7 @@ int loom__mpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 int loom__mpi_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     LOOM_API_ENTER("MPI_Testall");
-    int rc = check_array("MPI_Testall", count, requests);
+    int rc = check_array("MPI_Testall", count, requests, statuses);
     if (rc != MPI_SUCCESS)
         return rc;
     if (flag == NULL)
@@ -215,7 +231,9 @@ static int first_complete(int count, MPI_Request reqs[])
 static int any(const char *fn, int count, MPI_Request reqs[], int *index, int *flag,
                MPI_Status *status, int block)
 {
-    int rc = check_array(fn, count, reqs);
+    int rc = check_array(fn, count, reqs, MPI_STATUSES_IGNORE);
+    if (rc == MPI_SUCCESS)
+        rc = loom__p2p_check_status(fn, MPI_COMM_WORLD, status, "status");
     if (rc != MPI_SUCCESS)
         return rc;
     if (index == NULL)
@@ -261,7 +279,7 @@ int loom__mpi_testany(int count, MPI_Request requests[], int *index, int *flag, 
 static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, int indices[],
                 MPI_Status statuses[], int block)
 {
-    int rc = check_array(fn, incount, reqs);
+    int rc = check_array(fn, incount, reqs, statuses);
     if (rc != MPI_SUCCESS)
         return rc;
     if (outcount == NULL || (incount > 0 && indices == NULL))

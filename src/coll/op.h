@@ -59,6 +59,12 @@ enum loom_op_kind {
     LOOM_OP_NO_OP,
     LOOM_OP_NKINDS
 };
+/* 1 for MPI_REPLACE and MPI_NO_OP: operations of one-sided accumulates only, not valid in a
+ * reduction (MPI 4.1, section 12.3.4): the reduction calls report MPI_ERR_OP for them. */
+static inline int loom__op_accumulate_only(const struct loom_op *op)
+{
+    return op->predefined && (op->kind == LOOM_OP_REPLACE || op->kind == LOOM_OP_NO_OP);
+}
 
 /* A new user operation with refs = 1 (the user's handle) in *out; 0 or LOOM_ERR_NOMEM.
  * user_fn is not NULL (the API layer checks it). */

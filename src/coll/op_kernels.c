@@ -10,7 +10,9 @@
  * Which types (MPI 3.1 §5.9.2, plus what MPICH and Open MPI accept and programs rely on):
  *   MAX MIN         C integers, MPI_CHAR, MPI_WCHAR, multi-language (AINT COUNT OFFSET), floating
  *   SUM PROD        the same, and the complex types
- *   LAND LOR LXOR   C integers, MPI_C_BOOL
+ *   LAND LOR LXOR   C integers, MPI_C_BOOL, multi-language (the standard's table lists only C
+ *                   integers and logicals; MPICH accepts these and its test coll/allred uses
+ *                   them, so loom does too: docs/collectives.md)
  *   BAND BOR BXOR   C integers, multi-language, MPI_BYTE
  *   MINLOC MAXLOC   the pair types (MPI_FLOAT_INT ... MPI_2INT)
  * (REPLACE and NO_OP work on every type and have no loop here: op.c copies or does nothing.)
@@ -150,13 +152,16 @@ CINT(u64, uint64_t, uint64_t)
 /* characters: arithmetic only (MPI_SUM on MPI_CHAR, as the OSU benchmarks use) */
 ARITH(char, char, unsigned)
 ARITH(wchar, wchar_t, unsigned long long)
-/* multi-language types: arithmetic and bitwise */
+/* multi-language types: arithmetic, bitwise, and logical as in MPICH */
 ARITH(aint, MPI_Aint, unsigned long long)
 BITS(aint, MPI_Aint, unsigned long long)
+LOGIC(aint, MPI_Aint)
 ARITH(count, MPI_Count, unsigned long long)
 BITS(count, MPI_Count, unsigned long long)
+LOGIC(count, MPI_Count)
 ARITH(offset, MPI_Offset, unsigned long long)
 BITS(offset, MPI_Offset, unsigned long long)
+LOGIC(offset, MPI_Offset)
 /* floating */
 ARITH(float, float, float)
 ARITH(double, double, double)
@@ -219,9 +224,9 @@ static const struct loom_op_elem elems[] = {
     ENTRY(loom_mpi_c_long_double_complex, CPLX_SLOTS(cldouble)),
     ENTRY(loom_mpi_c_bool, LOGIC_SLOTS(bool)),
     ENTRY(loom_mpi_wchar, ARITH_SLOTS(wchar)),
-    ENTRY(loom_mpi_aint, ARITH_SLOTS(aint) BITS_SLOTS(aint)),
-    ENTRY(loom_mpi_count, ARITH_SLOTS(count) BITS_SLOTS(count)),
-    ENTRY(loom_mpi_offset, ARITH_SLOTS(offset) BITS_SLOTS(offset)),
+    ENTRY(loom_mpi_aint, ARITH_SLOTS(aint) BITS_SLOTS(aint) LOGIC_SLOTS(aint)),
+    ENTRY(loom_mpi_count, ARITH_SLOTS(count) BITS_SLOTS(count) LOGIC_SLOTS(count)),
+    ENTRY(loom_mpi_offset, ARITH_SLOTS(offset) BITS_SLOTS(offset) LOGIC_SLOTS(offset)),
     PAIR_ENTRY(loom_mpi_float_int, float_int),
     PAIR_ENTRY(loom_mpi_long_int, long_int),
     PAIR_ENTRY(loom_mpi_short_int, short_int),

@@ -96,6 +96,11 @@ struct loom_errhandler {
  * MPI_GROUP_EMPTY. NULL on ENOMEM. Freed by loom__group_release. */
 struct loom_group *loom__group_new(int size);
 void loom__group_retain(struct loom_group *g);
+/* A new group with g's members (refs 1; MPI_GROUP_EMPTY when g is empty), or NULL on ENOMEM.
+ * Why copies: a user's group handle must name an object only that handle holds, so that
+ * MPI_Group_free makes every copy of the handle stale (MPI_ERR_GROUP), even while a
+ * communicator still uses the same members. */
+struct loom_group *loom__group_copy(const struct loom_group *g);
 /* Drop one reference; the last one quarantines the object (never for MPI_GROUP_EMPTY). */
 void loom__group_release(struct loom_group *g);
 /* g's rank of world rank w, or MPI_UNDEFINED. O(size). */
@@ -149,6 +154,10 @@ int loom__info_nkeys(struct loom_info *info);
 int loom__info_nthkey(struct loom_info *info, int n, char *key);
 /* Why handle i is not a usable info, or NULL if it is one. */
 const char *loom__info_invalid_reason(MPI_Info i);
+/* Set in info the keys of MPI_INFO_ENV (MPI 4.1, section 11.2.4) that a loom job has: command
+ * and argv (from argv[0..argc-1]; left out when argv is NULL), maxprocs and soft (nranks),
+ * host, arch, wdir, thread_level (comm/info_env.c). 0 or LOOM_ERR_NOMEM. */
+int loom__info_fill_env(struct loom_info *info, int argc, char **argv, int nranks);
 /* Fill MPI_INFO_ENV (job start) and empty it (job end). */
 int loom__info_env_init(int nranks);
 void loom__info_env_fini(void);
@@ -197,6 +206,9 @@ struct loom_keyval *loom__keyval_get(int id, int allow_freed);
 int loom__keyval_is_predefined(int id);
 /* The value of a predefined attribute (a pointer to an int, as the standard says). */
 void *loom__attr_predefined(int id);
+/* The job's MPI_LASTUSEDCODE becomes v (comm/error_class.c, under its lock); each rank sees
+ * it at its next MPI_Comm_get_attr (comm/keyval.c says why). */
+void loom__attr_set_lastusedcode(int v);
 /* Set the predefined attributes' values (job start, before ranks run). */
 void loom__keyval_job_init(int nranks);
 /* Free every keyval (job end). */
@@ -259,7 +271,7 @@ static inline struct loom_comm *loom__comm_resolve(MPI_Comm comm)
 /* Why user handle comm is not a usable communicator for the calling rank, or NULL if it is. */
 const char *loom__comm_invalid_reason(MPI_Comm comm);
 
-/* A shared half for group g (takes a reference on g): fresh context id, both matching
+/* A shared half for the members of group g (a copy of it; g is not kept): fresh context id, both matching
  * contexts, refs == g->size (one per future member handle). 0 or LOOM_ERR_NOMEM. */
 int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out);
 /* Drop one member's reference; the last one frees the shared half. */

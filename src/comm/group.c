@@ -5,6 +5,7 @@
  * half, the handles of every member rank; refs is atomic so any thread may retain or release.
  * MPI_GROUP_EMPTY is a static object that is never counted or freed. */
 #include <stdlib.h>
+#include <string.h>
 #include "comm/comm.h"
 #include "core/atomic.h"
 #include "core/quarantine.h"
@@ -28,6 +29,14 @@ struct loom_group *loom__group_new(int size)
     atomic_init(&g->refs, 1);
     g->size = size;
     return g;
+}
+
+struct loom_group *loom__group_copy(const struct loom_group *g)
+{
+    struct loom_group *c = loom__group_new(g->size);
+    if (c != NULL && c != &loom_mpi_group_empty)
+        memcpy(c->world, g->world, (size_t)g->size * sizeof *g->world);
+    return c;
 }
 
 void loom__group_retain(struct loom_group *g)

@@ -192,35 +192,12 @@ const char *loom__info_invalid_reason(MPI_Info i)
 
 int loom__info_env_init(int nranks)
 {
-    /* The keys of the standard's MPI_INFO_ENV that make sense for a loom job. */
-    struct loom_info *env = &loom_mpi_info_env;
-    char num[32];
-    snprintf(num, sizeof num, "%d", nranks);
-    int rc = set_locked(env, "maxprocs", num);
-    if (rc == 0)
-        rc = set_locked(env, "soft", num);
-    if (rc == 0 && nranks > 0 && loom__job.ranks != NULL && loom__job.ranks[0].argv != NULL &&
-        loom__job.ranks[0].argv[0] != NULL) {
-        char **argv = loom__job.ranks[0].argv;
-        if (strlen(argv[0]) <= MPI_MAX_INFO_VAL)
-            rc = set_locked(env, "command", argv[0]);
-        /* "argv": the arguments after the command, separated by spaces */
-        size_t len = 1;
-        for (int i = 1; argv[i] != NULL; i++)
-            len += strlen(argv[i]) + 1;
-        char *all = calloc(len, 1);
-        if (all == NULL)
-            return LOOM_ERR_NOMEM;
-        for (int i = 1; argv[i] != NULL; i++) {
-            if (i > 1)
-                strcat(all, " ");
-            strcat(all, argv[i]);
-        }
-        if (rc == 0 && strlen(all) <= MPI_MAX_INFO_VAL)
-            rc = set_locked(env, "argv", all);
-        free(all);
-    }
-    return rc;
+    /* before ranks run: nobody else can see MPI_INFO_ENV yet */
+    char **argv = nranks > 0 && loom__job.ranks != NULL ? loom__job.ranks[0].argv : NULL;
+    int argc = 0;
+    while (argv != NULL && argv[argc] != NULL)
+        argc++;
+    return loom__info_fill_env(&loom_mpi_info_env, argc, argv, nranks);
 }
 
 void loom__info_env_fini(void)

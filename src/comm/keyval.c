@@ -23,8 +23,18 @@ static _Atomic int kv_count; /* entries in use; release store after an entry is 
                                 pairs with the acquire load in loom__keyval_get */
 
 /* Values of the predefined attributes: written once at job start (loom__comm_job_init,
- * before ranks run), read-only afterwards. */
+ * before ranks run), read-only afterwards. MPI_LASTUSEDCODE is apart (below). */
 static int predef[MPI_LASTUSEDCODE + 1];
+
+/* MPI_LASTUSEDCODE. The job's value, `lastused`, changes whenever any rank adds an error class
+ * or code (atomic stores under comm/error_class.c's lock). A program reads the attribute's int
+ * through the pointer it got, with plain loads, so it must not point at a word other ranks
+ * write: each rank gets its own copy, `lastused_of[world rank]`, refreshed from `lastused` by
+ * the rank's own threads when they get the attribute (as in a process of MPICH, only the
+ * process's own threads write the word its pointer names). Allocated before ranks run, freed
+ * after; NULL if that allocation failed (then every rank shares predef's word). */
+static int lastused;
+static int *lastused_of;
 
 /* Publish a new keyval made from tmpl (its id and freed flag are set here). */
 static int create(const struct loom_keyval *tmpl, int *keyval)
@@ -97,7 +107,20 @@ int loom__keyval_is_predefined(int id)
 
 void *loom__attr_predefined(int id)
 {
+    if (id == MPI_LASTUSEDCODE) {
+        int v = __atomic_load_n(&lastused, __ATOMIC_RELAXED);
+        int *mine = lastused_of && loom__self ? &lastused_of[loom__self->world_rank]
+                                              : &predef[MPI_LASTUSEDCODE];
+        if (__atomic_load_n(mine, __ATOMIC_RELAXED) != v) /* write only when it changed */
+            __atomic_store_n(mine, v, __ATOMIC_RELAXED);
+        return mine;
+    }
     return loom__keyval_is_predefined(id) ? &predef[id] : NULL;
+}
+
+void loom__attr_set_lastusedcode(int v)
+{
+    __atomic_store_n(&lastused, v, __ATOMIC_RELAXED);
 }
 
 void loom__keyval_job_init(int nranks)
@@ -109,6 +132,10 @@ void loom__keyval_job_init(int nranks)
     predef[MPI_UNIVERSE_SIZE] = nranks;
     predef[MPI_APPNUM] = 0;
     predef[MPI_LASTUSEDCODE] = MPI_ERR_LASTCODE;
+    lastused = MPI_ERR_LASTCODE;
+    lastused_of = malloc((size_t)(nranks > 0 ? nranks : 1) * sizeof *lastused_of);
+    for (int r = 0; lastused_of && r < nranks; r++)
+        lastused_of[r] = MPI_ERR_LASTCODE;
 }
 
 void loom__keyval_fini(void)
@@ -120,4 +147,6 @@ void loom__keyval_fini(void)
     }
     loom__store_relaxed(&kv_count, 0);
     pthread_mutex_unlock(&kv_lock);
+    free(lastused_of); /* after every rank ended */
+    lastused_of = NULL;
 }

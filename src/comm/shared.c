@@ -34,8 +34,12 @@ int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out)
     struct loom_comm_shared *sh = calloc(1, sizeof *sh); /* freed by the last release */
     if (sh == NULL)
         return LOOM_ERR_NOMEM;
-    loom__group_retain(g);
-    sh->group = g;
+    /* its own copy: g may be a user's handle (MPI_Comm_create), which MPI_Group_free must be
+     * able to make stale while the communicator lives on (loom__group_copy) */
+    sh->group = loom__group_copy(g);
+    if (sh->group == NULL)
+        goto out_with_sh;
+    g = sh->group;
     sh->size = g->size;
     sh->world_of = g->world;
     sh->context_id = loom__fetch_add_relaxed(&next_context_id, 1);

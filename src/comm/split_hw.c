@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "comm/split_hw.h"
 #include "core/error.h"
 #include "core/rank.h"
@@ -98,8 +99,12 @@ int loom__split_hw_guided_value(struct loom_info *info, char value[MPI_MAX_INFO_
         value[0] = '\0';
         return 0;
     }
-    int ok = (value[0] >= 'A' && value[0] <= 'Z') || (value[0] >= 'a' && value[0] <= 'z');
-    for (const char *p = value; ok && *p; p++)
+    /* a name, alone or in MPI_Get_hw_resource_info's form "hwloc://<name>" */
+    const char *name = value;
+    if (strncasecmp(name, LOOM_HW_URI_PREFIX, strlen(LOOM_HW_URI_PREFIX)) == 0)
+        name += strlen(LOOM_HW_URI_PREFIX);
+    int ok = (name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z');
+    for (const char *p = name; ok && *p; p++)
         ok = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
              *p == '_';
     if (!ok) {

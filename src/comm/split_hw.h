@@ -41,7 +41,8 @@ int loom__split_hw_guided_plan(struct loom_comm *parent, const char *value,
                                struct loom_hw_split *out);
 /* The mpi_hw_resource_type value of info for a guided split: 0 with value[] filled (empty
  * when info is NULL or lacks the key); LOOM_ERR_INFO when the value is not of the form of a
- * resource type name (a letter, then letters, digits or '_'), with a one-line reason in why. */
+ * resource type name (a letter, then letters, digits or '_'; the prefix "hwloc://" allowed),
+ * with a one-line reason in why. */
 int loom__split_hw_guided_value(struct loom_info *info, char value[MPI_MAX_INFO_VAL + 1],
                                 char *why, size_t whylen);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "core/atomic.h"
 #include "core/event.h"
+#include "core/lock.h"
 #include "core/rank.h"
 #include "dt/dt.h"
 #include "p2p/request.h"
@@ -19,9 +20,81 @@ static void request_init(struct loom_request *r, enum loom_req_kind kind, int he
     atomic_init(&r->flags, 0);
 }
 
+/* Freed heap requests are kept here for reuse instead of going back to malloc while the job
+ * runs. Why: a user may wait on a stale copy of a handle (a request an earlier wait already
+ * completed and freed); its check must read loom memory whose magic says FREED, never memory
+ * malloc took back (MPI_ERR_REQUEST, not a heap-use-after-free). A pooled request keeps magic
+ * LOOM_MAGIC_FREED until it is handed out again (a stale handle may then name a live request,
+ * as it may in MPICH, whose handles are reused too).
+ * One pool per shard of owner ranks (the owner's world rank modulo POOL_SHARDS), each on a
+ * line of its own. Under the pool's lock: head, count and the `next` links of the requests in
+ * it. Pushed by whoever destroys a request (its owner's threads, or the rank whose thread
+ * completed a released one); popped by the owner rank's threads. At most POOL_MAX requests a
+ * pool; more go back to malloc (a stale handle to one of those is not caught, as the
+ * quarantine of other objects forgets its oldest ones). */
+enum { POOL_SHARDS = 64, POOL_MAX = 1024 };
+static struct pool {
+    struct loom_lock lock;       /* protects head, count, and the links of pooled requests */
+    struct loom_request *head;
+    unsigned count;
+} __attribute__((aligned(64))) pools[POOL_SHARDS];
+
+static struct pool *pool_of(const struct loom_rank *owner)
+{
+    return &pools[owner ? (unsigned)owner->world_rank % POOL_SHARDS : 0];
+}
+
+static struct loom_request *pool_pop(void)
+{
+    struct pool *p = pool_of(loom__self);
+    loom__lock(&p->lock);
+    struct loom_request *r = p->head;
+    if (r) {
+        p->head = r->next;
+        p->count--;
+    }
+    loom__unlock(&p->lock);
+    return r;
+}
+
+/* Keep r (its magic already FREED) for reuse; 0 if the pool is full (the caller frees it). */
+static int pool_push(struct loom_request *r, struct loom_rank *owner)
+{
+    struct pool *p = pool_of(owner);
+    int kept = 0;
+    loom__lock(&p->lock);
+    if (p->count < POOL_MAX) {
+        r->next = p->head;
+        p->head = r;
+        p->count++;
+        kept = 1;
+    }
+    loom__unlock(&p->lock);
+    return kept;
+}
+
+void loom__req_pool_drain(void)
+{
+    for (int i = 0; i < POOL_SHARDS; i++) {
+        struct pool *p = &pools[i];
+        loom__lock(&p->lock);
+        struct loom_request *r = p->head;
+        p->head = NULL;
+        p->count = 0;
+        loom__unlock(&p->lock);
+        while (r) {
+            struct loom_request *next = r->next;
+            free(r);
+            r = next;
+        }
+    }
+}
+
 struct loom_request *loom__req_new(enum loom_req_kind kind)
 {
-    struct loom_request *r = malloc(sizeof *r);
+    struct loom_request *r = pool_pop();
+    if (r == NULL)
+        r = malloc(sizeof *r);
     if (r)
         request_init(r, kind, 1);
     return r;
@@ -42,7 +115,8 @@ static void destroy(struct loom_request *r)
         loom__dt_release(r->type);
     if (r->heap) {
         r->obj.magic = LOOM_MAGIC_FREED;
-        free(r);
+        if (!pool_push(r, r->owner))
+            free(r);
     }
 }
 

@@ -105,6 +105,9 @@ void loom__req_discard(struct loom_request *r);
 /* The owner is done with a complete request (after wait/test): retire it (on_complete, type
  * reference) and free it unless persistent. */
 void loom__req_retire(struct loom_request *r);
+/* Give the requests kept for reuse back to malloc (request.c); at the end of the job, once no
+ * rank runs. */
+void loom__req_pool_drain(void);
 /* Wait until r completes (spin, yield, sleep on the owner's event). */
 void loom__req_wait(struct loom_request *r);
 #endif

@@ -319,6 +319,8 @@ const char *loom__topo_resource_name(const char *value)
 {
     if (!value)
         return NULL;
+    if (strncasecmp(value, LOOM_HW_URI_PREFIX, strlen(LOOM_HW_URI_PREFIX)) == 0)
+        value += strlen(LOOM_HW_URI_PREFIX); /* MPI_Get_hw_resource_info's form */
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
         if (strcasecmp(value, kinds[k].name) == 0)
             return kinds[k].name;
@@ -357,4 +359,13 @@ int loom__topo_resource_of(const struct loom_topo *t, const char *type,
         }
     }
     return best;
+}
+
+int loom__topo_resource_types(const struct loom_topo *t, const char **names, int max)
+{
+    int n = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && n < max; k++)
+        if (hwloc_get_nbobjs_by_type(t->hw, kinds[k].type) != 0) /* -1: at several depths */
+            names[n++] = kinds[k].name;
+    return n;
 }

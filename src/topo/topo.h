@@ -231,8 +231,13 @@ int loom__topo_hier_format_set(const struct loom_hier *h, int level, char *buf, 
 /* The levels as an indented tree ("<Type> #<pos>  cpus <set>"), for tests and loom-info. */
 void loom__topo_hier_print(const struct loom_hier *h, FILE *f);
 /* Guided splits. The canonical name of a resource type given in any letter case (Machine,
- * Package, Die, NUMANode, Group, L5Cache..L1Cache, Core, PU), NULL if unknown. */
+ * Package, Die, NUMANode, Group, L5Cache..L1Cache, Core, PU), alone or after the prefix
+ * "hwloc://" (the form of MPI_Get_hw_resource_info's keys), NULL if unknown. */
+#define LOOM_HW_URI_PREFIX "hwloc://"
 const char *loom__topo_resource_name(const char *value);
+/* The resource types of which the machine has at least one object, in the order above (the
+ * largest first), into names[0..max-1] (loom's spelling, static strings); returns how many. */
+int loom__topo_resource_types(const struct loom_topo *t, const char **names, int max);
 /* A number identifying the object of that type holding all of s (the smallest one when
  * several do: nested NUMA nodes or Groups), equal for equal objects, >= 0; -1 when the type
  * is unknown, s is empty, or no object of that type holds all of s. */

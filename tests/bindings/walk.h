@@ -19,6 +19,7 @@ struct walk {
     int type_keyval;        /* a datatype keyval */
     MPI_Comm cart, graph, dist; /* comm with a topology: 1-D periodic, a self-loop, one */
     MPI_Datatype vector;    /* a committed derived type */
+    char *argv[2];          /* {"walk", NULL} */
     int distribs[WALK_N], dargs[WALK_N]; /* block distribution, default arguments (darray) */
     int size;               /* ranks in comm */
     long garbage[64];       /* what bad_info and bad_request point to */

@@ -109,6 +109,9 @@ int main(int argc, char **argv)
               MPI_SUCCESS);
     CHECK_INT(MPI_Type_vector(2, 1, 2, MPI_INT, &W->vector), MPI_SUCCESS);
     CHECK_INT(MPI_Type_commit(&W->vector), MPI_SUCCESS);
+    static char walk_name[] = "walk";
+    W->argv[0] = walk_name;
+    W->argv[1] = NULL;
     for (int k = 0; k < WALK_N; k++) {
         W->distribs[k] = MPI_DISTRIBUTE_BLOCK;
         W->dargs[k] = MPI_DISTRIBUTE_DFLT_DARG;

@@ -52,8 +52,10 @@ int main(int argc, char **argv)
     OK(MPI_Type_commit(&mixed));
     double s1[2] = {1, 2}, s2[2] = {0, 0};
     CHECK_INT(MPI_Reduce_local(s1, s2, 1, mixed, MPI_MAX), MPI_ERR_OP);
-    OK(MPI_Reduce_local(s1, s2, 1, mixed, MPI_REPLACE));
-    CHECK(s2[1] == 2);
+    /* MPI_REPLACE and MPI_NO_OP are for one-sided accumulates only */
+    CHECK_INT(MPI_Reduce_local(s1, s2, 1, mixed, MPI_REPLACE), MPI_ERR_OP);
+    CHECK_INT(MPI_Reduce_local(a, b, 2, MPI_INT, MPI_NO_OP), MPI_ERR_OP);
+    CHECK(s2[1] == 0);
     OK(MPI_Type_free(&mixed));
     /* nothing was changed by the failed calls */
     CHECK(b[0] == 3 && b[1] == 4 && e[0] == 3 && e[1] == 4);

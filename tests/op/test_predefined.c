@@ -25,8 +25,8 @@ static int allowed(int op, enum cls c)
         return c == C_INT || c == C_CHAR || c == C_MULTI || c == C_FLOAT || c == C_CPLX;
     case LOOM_OP_LAND:
     case LOOM_OP_LOR:
-    case LOOM_OP_LXOR:
-        return c == C_INT || c == C_BOOL;
+    case LOOM_OP_LXOR: /* multi-language: not in the standard's table; MPICH accepts them */
+        return c == C_INT || c == C_BOOL || c == C_MULTI;
     case LOOM_OP_BAND:
     case LOOM_OP_BOR:
     case LOOM_OP_BXOR:

@@ -58,6 +58,7 @@ static const struct rule rules[] = {
     {"const MPI_Datatype []", "*", "W->types", NULL, NULL},
     {"MPI_Aint []", "*", "W->aints", NULL, NULL},
     {"MPI_Datatype []", "*", "W->types", NULL, NULL},
+    {"char * []", "argv", "W->argv", NULL, NULL},
     {"const char []", "datarep", "\"external32\"", "NULL", "MPI_ERR_ARG"},
     {"MPI_Request []", "*", "W->reqs", "NULL", "MPI_ERR_ARG"},
     {"MPI_Status []", "*", "W->statuses", "NULL", "MPI_ERR_ARG"},
@@ -93,6 +94,9 @@ static const struct rule rules[] = {
     {"MPI_Comm_delete_attr_function *", "*", "MPI_COMM_NULL_DELETE_FN", NULL, NULL},
     {"MPI_Comm_errhandler_function *", "*", "walk_errhandler_fn", NULL, NULL},
     {"MPI_Type_copy_attr_function *", "*", "MPI_TYPE_NULL_COPY_FN", NULL, NULL},
+    {"MPI_Copy_function *", "*", "MPI_NULL_COPY_FN", NULL, NULL},
+    {"MPI_Delete_function *", "*", "MPI_NULL_DELETE_FN", NULL, NULL},
+    {"MPI_Handler_function *", "*", "walk_errhandler_fn", NULL, NULL},
     {"MPI_Type_delete_attr_function *", "*", "MPI_TYPE_NULL_DELETE_FN", NULL, NULL},
 };
 
