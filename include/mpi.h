@@ -636,6 +636,13 @@ LOOM_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 LOOM_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
+/* ---- intercommunicators (MPI 4.1 chapter 7: Intercomm_create, merge, remote group) ---- */
+LOOM_API int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                  int remote_leader, int tag, MPI_Comm *newintercomm);
+LOOM_API int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+LOOM_API int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+LOOM_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;
 #define MPIX_STREAM_NULL ((MPIX_Stream)0x3c000000)

@@ -6,13 +6,22 @@
 #include "comm/comm.h"
 #include "dt/dt.h"
 
-int loom__coll_check_comm(const char *fn, MPI_Comm comm, struct loom_comm **out)
+int loom__coll_check_comm_any(const char *fn, MPI_Comm comm, struct loom_comm **out)
 {
     struct loom_comm *c = loom__comm_resolve(comm);
     if (__builtin_expect(c == NULL, 0))
         return loom__api_error(comm, fn, MPI_ERR_COMM, "%s", loom__comm_invalid_reason(comm));
     *out = c;
     return MPI_SUCCESS;
+}
+
+int loom__coll_check_comm(const char *fn, MPI_Comm comm, struct loom_comm **out)
+{
+    int rc = loom__coll_check_comm_any(fn, comm, out);
+    if (rc == MPI_SUCCESS && __builtin_expect(loom__comm_is_inter(*out), 0))
+        return loom__api_error(comm, fn, MPI_ERR_COMM,
+                               "not available on an intercommunicator");
+    return rc;
 }
 
 static int check_type(const char *fn, MPI_Comm comm, const char *what, MPI_Datatype type)

@@ -8,8 +8,12 @@
 
 struct loom_comm;
 
-/* The communicator (an intracommunicator the calling rank belongs to) into *out. */
+/* The communicator (an intracommunicator the calling rank belongs to) into *out; an
+ * intercommunicator is MPI_ERR_COMM (scan and exscan are not defined on one, the others are
+ * not built for one yet). */
 int loom__coll_check_comm(const char *fn, MPI_Comm comm, struct loom_comm **out);
+/* The same, accepting an intercommunicator (the calls that handle one). */
+int loom__coll_check_comm_any(const char *fn, MPI_Comm comm, struct loom_comm **out);
 /* A buffer argument named `what` ("sendbuf"): count >= 0, a usable datatype, not NULL when
  * it holds data, not MPI_IN_PLACE (callers handle the places where it is allowed). */
 int loom__coll_check_buf(const char *fn, MPI_Comm comm, const char *what, const void *buf,

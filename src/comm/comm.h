@@ -49,6 +49,19 @@ struct loom_comm_shared {
     uint64_t context_id;           /* unique in the job; taken from an atomic counter */
     int size;
     const int *world_of;           /* [size] world rank of each comm rank (== group->world) */
+    /* The ranks that point-to-point names (destinations and sources): this half's own for an
+     * intracommunicator, the remote group's for an intercommunicator. Read-only; set before
+     * the half is published. The fast paths load them where they loaded size / world_of /
+     * pt2pt before, so an intracommunicator pays nothing for them. */
+    int peer_size;
+    const int *peer_world;         /* [peer_size] world rank of each peer rank */
+    struct loom_p2p_ctx *peer_pt2pt; /* where sends to a peer match (its receive queues) */
+    /* Intercommunicator (comm/inter.c): the other group's half, NULL for an intracommunicator.
+     * The two halves of a pair are made together and freed together: `inter_first` is 1 on
+     * the half whose group comes first in the union (the one that also counts the references
+     * of the pair: refs = both groups' handles); the other's refs is unused. */
+    struct loom_comm_shared *remote;
+    int inter_first;
     struct loom_group *group;      /* read-only */
     struct loom_event **events;    /* [size] each member rank's event, for notification */
     struct loom_p2p_ctx *pt2pt;    /* matching for user point-to-point */
@@ -69,6 +82,11 @@ struct loom_comm {
                                          under attr_lock */
     char name[MPI_MAX_OBJECT_NAME];   /* under attr_lock */
     int is_predefined;                /* 1 for this rank's world/self handles */
+    struct loom_comm *all;            /* intercommunicator: this rank's hidden handle on the
+                                         union of both groups (the first group's ranks, then
+                                         the second's), through which the pair meets
+                                         (constructors, merge, barrier); NULL otherwise.
+                                         Made and freed with the handle */
     _Atomic uint32_t coll_seq;        /* collectives started on this handle (coll/): every
                                          member starts them in the same order, so the count
                                          is the same on all members and makes the tag of the
@@ -248,6 +266,48 @@ int loom__comm_create_group(struct loom_comm *parent, struct loom_group *g, int 
                             struct loom_comm **out);
 /* 1 if every rank of g is a member of c; 0 if not; LOOM_ERR_NOMEM. */
 int loom__comm_group_is_subset(struct loom_comm *c, const struct loom_group *g);
+
+/* ---- intercommunicators (comm/inter.c) ---------------------------------------------- */
+
+/* 1 if c is an intercommunicator. */
+static inline int loom__comm_is_inter(const struct loom_comm *c)
+{
+    return c->sh->remote != NULL;
+}
+
+/* The two halves of an intercommunicator and the union of its groups, as one member builds
+ * and publishes them (or the reason it could not: err). */
+struct loom_inter_pair {
+    struct loom_comm_shared *side[2]; /* side[0]: the group first in the union */
+    struct loom_comm_shared *all;     /* the union: side[0]'s ranks, then side[1]'s */
+    int err;
+};
+/* Build the pair for disjoint groups g0 (first) and g1: both halves linked, the union's half,
+ * one reference per future member handle. 0, LOOM_ERR_NOMEM, or LOOM_ERR_ARG when the groups
+ * overlap. */
+int loom__inter_pair_new(struct loom_group *g0, struct loom_group *g1,
+                         struct loom_inter_pair *out);
+/* The calling rank's handle, rank `rank` of side `side` of pair p (taking over its references
+ * on the half and on the union), error handler inherited from parent. 0 or LOOM_ERR_NOMEM. */
+int loom__inter_handle_new(const struct loom_inter_pair *p, int side, int rank,
+                           struct loom_comm *parent, struct loom_comm **out);
+/* MPI_Intercomm_create (arguments already checked; peer and remote_leader significant only
+ * at the local leader). Collective over local and the remote group. A leader whose own
+ * arguments were wrong passes their loom code as leader_err: it does not meet the other
+ * leader, and every member of local returns that code. */
+int loom__intercomm_create(struct loom_comm *local, int local_leader, struct loom_comm *peer,
+                           int remote_leader, int tag, int leader_err, struct loom_comm **out);
+/* Constructors over an intercommunicator c, collective over both groups: *out is the new
+ * intercommunicator, or NULL (not a member, or no member of the colour / group on the other
+ * side). dup as loom__comm_dup; create_sub: g a subgroup of c's local group. */
+int loom__intercomm_split(struct loom_comm *c, int color, int key, struct loom_comm **out);
+int loom__intercomm_dup(struct loom_comm *c, MPI_Comm handle, struct loom_info *info,
+                        int use_info, struct loom_comm **out);
+int loom__intercomm_create_sub(struct loom_comm *c, struct loom_group *g,
+                               struct loom_comm **out);
+/* MPI_Intercomm_merge: the intracommunicator of both groups, the one whose members passed
+ * high = 0 first (the first group first when both passed the same). */
+int loom__intercomm_merge(struct loom_comm *c, int high, struct loom_comm **out);
 
 /* MPI_Comm_split_type's colour for the calling rank (comm/split_type.c): each split type
  * computes it in a function of its own. 0 or LOOM_ERR_UNSUPPORTED (type known but not

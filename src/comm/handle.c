@@ -92,8 +92,11 @@ void loom__comm_handle_free(struct loom_comm *c)
     if (c->info)
         loom__info_free(c->info);
     c->info = NULL;
+    struct loom_comm *all = c->all;
     loom__quarantine_put(c, release_handle); /* marks it freed first */
     loom__comm_shared_release(sh);
+    if (all) /* an intercommunicator's hidden handle on the union (no attributes) */
+        loom__comm_handle_free(all);
 }
 
 int loom__comm_group_is_subset(struct loom_comm *c, const struct loom_group *g)
