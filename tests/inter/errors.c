@@ -1,0 +1,119 @@
+/* errors.c — bad input to the intercommunicator calls under MPI_ERRORS_RETURN: each returns
+ * its class (MPI_ERR_COMM where an intercommunicator is required and an intracommunicator
+ * given, and the other way round; MPI_ERR_RANK for bad leaders and ranks of the remote group;
+ * MPI_ERR_TAG; MPI_ERR_ARG for NULL outputs; MPI_ERR_GROUP for a group outside the local
+ * group). The leaders' own arguments are tried with MPI_COMM_SELF as the local group, so no
+ * other rank waits for a leader that gave up. */
+#include "inter_util.h"
+
+static void create_errors(void)
+{
+    MPI_Comm c = MPI_COMM_WORLD;
+    int me = world_rank(), n = world_size();
+    MPI_Comm not_a_comm = (MPI_Comm)&n; /* memory that is no loom object */
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_NULL, 0, MPI_COMM_WORLD, 0, 0, &c), MPI_ERR_COMM);
+    CHECK(c == MPI_COMM_WORLD); /* untouched when the arguments are refused */
+    CHECK_INT(MPI_Intercomm_create(not_a_comm, 0, MPI_COMM_WORLD, 0, 0, &c), MPI_ERR_COMM);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, 0, 0, NULL), MPI_ERR_ARG);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 1, MPI_COMM_WORLD, 0, 0, &c), MPI_ERR_RANK);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, -1, MPI_COMM_WORLD, 0, 0, &c), MPI_ERR_RANK);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, (me + 1) % n, -1, &c),
+              MPI_ERR_TAG);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, (me + 1) % n, MPI_ANY_TAG,
+                                   &c),
+              MPI_ERR_TAG);
+    /* the leader's checks: peer_comm and remote_leader */
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_NULL, 0, 0, &c), MPI_ERR_COMM);
+    CHECK(c == MPI_COMM_NULL);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, not_a_comm, 0, 0, &c), MPI_ERR_COMM);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, n, 0, &c), MPI_ERR_RANK);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, -1, 0, &c), MPI_ERR_RANK);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, MPI_PROC_NULL, 0, &c),
+              MPI_ERR_RANK);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, me, 0, &c), MPI_ERR_RANK);
+    CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_SELF, 0, 0, &c), MPI_ERR_RANK);
+}
+
+/* Calls that need an intercommunicator, given an intracommunicator or none. */
+static void need_inter(void)
+{
+    MPI_Comm c;
+    MPI_Group g;
+    int n;
+    CHECK_INT(MPI_Intercomm_merge(MPI_COMM_WORLD, 0, &c), MPI_ERR_COMM);
+    CHECK_INT(MPI_Intercomm_merge(MPI_COMM_NULL, 0, &c), MPI_ERR_COMM);
+    CHECK_INT(MPI_Comm_remote_size(MPI_COMM_WORLD, &n), MPI_ERR_COMM);
+    CHECK_INT(MPI_Comm_remote_size(MPI_COMM_SELF, &n), MPI_ERR_COMM);
+    CHECK_INT(MPI_Comm_remote_size(MPI_COMM_NULL, &n), MPI_ERR_COMM);
+    CHECK_INT(MPI_Comm_remote_group(MPI_COMM_WORLD, &g), MPI_ERR_COMM);
+    CHECK_INT(MPI_Comm_remote_group(MPI_COMM_NULL, &g), MPI_ERR_COMM);
+    CHECK_INT(MPI_Comm_test_inter(MPI_COMM_NULL, &n), MPI_ERR_COMM);
+    CHECK_INT(MPI_Comm_test_inter(MPI_COMM_WORLD, NULL), MPI_ERR_ARG);
+}
+
+/* Calls on an intercommunicator: bad outputs, ranks of the remote group, tags, and the
+ * calls that need an intracommunicator. */
+static void on_inter(struct halves *h)
+{
+    MPI_Comm c;
+    MPI_Group g;
+    MPI_Request r;
+    MPI_Status st;
+    int n, v = 0, buf[4] = {0};
+    CHECK_INT(MPI_Intercomm_merge(h->inter, 0, NULL), MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_remote_size(h->inter, NULL), MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_remote_group(h->inter, NULL), MPI_ERR_ARG);
+    CHECK_INT(MPI_Intercomm_create(h->inter, 0, MPI_COMM_WORLD, 0, 0, &c), MPI_ERR_COMM);
+    /* point-to-point: ranks name the remote group */
+    CHECK_INT(MPI_Send(&v, 1, MPI_INT, h->rsize, 0, h->inter), MPI_ERR_RANK);
+    CHECK_INT(MPI_Send(&v, 1, MPI_INT, -7, 0, h->inter), MPI_ERR_RANK);
+    CHECK_INT(MPI_Isend(&v, 1, MPI_INT, h->rsize, 0, h->inter, &r), MPI_ERR_RANK);
+    CHECK_INT(MPI_Ssend(&v, 1, MPI_INT, 0, -3, h->inter), MPI_ERR_TAG);
+    CHECK_INT(MPI_Send(&v, 1, MPI_INT, 0, MPI_ANY_TAG, h->inter), MPI_ERR_TAG);
+    CHECK_INT(MPI_Recv(&v, 1, MPI_INT, h->rsize, 0, h->inter, &st), MPI_ERR_RANK);
+    CHECK_INT(MPI_Irecv(&v, 1, MPI_INT, h->rsize + 5, 0, h->inter, &r), MPI_ERR_RANK);
+    CHECK_INT(MPI_Recv(&v, 1, MPI_INT, 0, -2, h->inter, &st), MPI_ERR_TAG);
+    CHECK_INT(MPI_Probe(h->rsize, 0, h->inter, &st), MPI_ERR_RANK);
+    CHECK_INT(MPI_Iprobe(0, -7, h->inter, &n, &st), MPI_ERR_TAG);
+    /* a rank of the local group beyond the remote group's size is no destination */
+    if (h->lsize > h->rsize)
+        CHECK_INT(MPI_Send(&v, 1, MPI_INT, h->lsize - 1, 0, h->inter), MPI_ERR_RANK);
+    /* constructors */
+    CHECK_INT(MPI_Comm_split(h->inter, -5, 0, &c), MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_split(h->inter, 0, 0, NULL), MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_dup(h->inter, NULL), MPI_ERR_ARG);
+    OK(MPI_Comm_remote_group(h->inter, &g)); /* not a subset of the local group */
+    CHECK_INT(MPI_Comm_create(h->inter, g, &c), MPI_ERR_GROUP);
+    CHECK_INT(MPI_Comm_create(h->inter, MPI_GROUP_NULL, &c), MPI_ERR_GROUP);
+    CHECK_INT(MPI_Comm_create_group(h->inter, g, 0, &c), MPI_ERR_COMM);
+    OK(MPI_Group_free(&g));
+    CHECK_INT(MPI_Comm_split_type(h->inter, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c),
+              MPI_ERR_COMM);
+    /* collectives not defined (scan, exscan) or not available on an intercommunicator */
+    CHECK_INT(MPI_Scan(&v, buf, 1, MPI_INT, MPI_SUM, h->inter), MPI_ERR_COMM);
+    CHECK_INT(MPI_Exscan(&v, buf, 1, MPI_INT, MPI_SUM, h->inter), MPI_ERR_COMM);
+    CHECK_INT(MPI_Iscan(&v, buf, 1, MPI_INT, MPI_SUM, h->inter, &r), MPI_ERR_COMM);
+    CHECK_INT(MPI_Iexscan(&v, buf, 1, MPI_INT, MPI_SUM, h->inter, &r), MPI_ERR_COMM);
+    MPI_Comm roots;
+    CHECK_INT(MPIX_Comm_hsplit_with_roots(h->inter, MPI_INFO_NULL, &c, &roots), MPI_ERR_COMM);
+    CHECK_INT(MPI_Ibarrier(h->inter, NULL), MPI_ERR_ARG);
+}
+
+int main(int argc, char **argv)
+{
+    OK(MPI_Init(&argc, &argv));
+    OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    create_errors();
+    need_inter();
+    if (world_size() >= 2) {
+        struct halves h;
+        halves_make(&h, 1);
+        on_inter(&h);
+        /* after all these, the intercommunicator still works */
+        OK(MPI_Barrier(h.inter));
+        halves_free(&h);
+    }
+    OK(MPI_Finalize());
+    return 0;
+}
