@@ -98,6 +98,31 @@ int loom__coll_check_root(const char *fn, MPI_Comm comm, int root, int size)
     return MPI_SUCCESS;
 }
 
+int loom__coll_check_root_of(const char *fn, MPI_Comm comm, struct loom_comm *c, int root,
+                             int *is_root, int *idle)
+{
+    *idle = 0;
+    if (!loom__comm_is_inter(c)) {
+        *is_root = c->rank == root;
+        return loom__coll_check_root(fn, comm, root, c->sh->size);
+    }
+    *is_root = root == MPI_ROOT;
+    *idle = root == MPI_PROC_NULL;
+    if (*is_root || *idle || (root >= 0 && root < c->sh->peer_size))
+        return MPI_SUCCESS;
+    return loom__api_error(comm, fn, MPI_ERR_ROOT, "root %d is neither MPI_ROOT, MPI_PROC_NULL "
+                           "nor a rank of the remote group (size %d)", root, c->sh->peer_size);
+}
+
+int loom__coll_check_in_place(const char *fn, MPI_Comm comm, struct loom_comm *c,
+                              const char *what, const void *buf)
+{
+    if (buf == MPI_IN_PLACE && loom__comm_is_inter(c))
+        return loom__api_error(comm, fn, MPI_ERR_BUFFER,
+                               "%s is MPI_IN_PLACE, not allowed on an intercommunicator", what);
+    return MPI_SUCCESS;
+}
+
 int loom__coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype type)
 {
     if (op == MPI_OP_NULL)

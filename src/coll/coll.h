@@ -75,6 +75,12 @@ struct loom_coll_args {
 int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
                    const struct loom_coll_args *a, MPI_Request *req, int *mpi_err);
 
+/* loom__coll_run's contract for an intercommunicator c (coll/inter.c): the intercommunicator
+ * form of the call (a->root is MPI_ROOT, MPI_PROC_NULL or a rank of the remote group; vector
+ * arguments are indexed by remote rank, reduce_scatter's counts by local rank). */
+int loom__coll_inter_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
+                         const struct loom_coll_args *a, MPI_Request *req, int *mpi_err);
+
 /* ---- selection (select.c) ---- */
 /* The algorithm for a call: LOOM_COLL_<NAME>_ALGO when set, else the rule of select.c.
  * split: 1 when a split tree is in effect for this call (nonblocking, thread mode, S > 0),
