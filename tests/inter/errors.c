@@ -59,7 +59,7 @@ static void on_inter(struct halves *h)
     MPI_Group g;
     MPI_Request r;
     MPI_Status st;
-    int n, v = 0, buf[4] = {0};
+    int n, v = 0, buf[8] = {0};
     CHECK_INT(MPI_Intercomm_merge(h->inter, 0, NULL), MPI_ERR_ARG);
     CHECK_INT(MPI_Comm_remote_size(h->inter, NULL), MPI_ERR_ARG);
     CHECK_INT(MPI_Comm_remote_group(h->inter, NULL), MPI_ERR_ARG);
@@ -97,6 +97,40 @@ static void on_inter(struct halves *h)
     MPI_Comm roots;
     CHECK_INT(MPIX_Comm_hsplit_with_roots(h->inter, MPI_INFO_NULL, &c, &roots), MPI_ERR_COMM);
     CHECK_INT(MPI_Ibarrier(h->inter, NULL), MPI_ERR_ARG);
+    /* roots: MPI_ROOT, MPI_PROC_NULL or a rank of the remote group */
+    CHECK_INT(MPI_Bcast(buf, 1, MPI_INT, h->rsize, h->inter), MPI_ERR_ROOT);
+    CHECK_INT(MPI_Bcast(buf, 1, MPI_INT, -7, h->inter), MPI_ERR_ROOT);
+    CHECK_INT(MPI_Ibcast(buf, 1, MPI_INT, 0, h->inter, NULL), MPI_ERR_ARG);
+    CHECK_INT(MPI_Reduce(&v, buf, 1, MPI_INT, MPI_SUM, MPI_ANY_SOURCE, h->inter), MPI_ERR_ROOT);
+    CHECK_INT(MPI_Gather(&v, 1, MPI_INT, buf, 1, MPI_INT, h->rsize + 1, h->inter),
+              MPI_ERR_ROOT);
+    CHECK_INT(MPI_Scatter(buf, 1, MPI_INT, &v, 1, MPI_INT, -4, h->inter), MPI_ERR_ROOT);
+    /* arguments significant at the root (MPI_ROOT) or at the other group's ranks */
+    CHECK_INT(MPI_Gather(&v, 1, MPI_INT, buf, -1, MPI_INT, MPI_ROOT, h->inter), MPI_ERR_COUNT);
+    CHECK_INT(MPI_Gatherv(&v, 1, MPI_INT, buf, NULL, buf, MPI_INT, MPI_ROOT, h->inter),
+              MPI_ERR_ARG);
+    CHECK_INT(MPI_Scatterv(buf, buf, NULL, MPI_INT, &v, 1, MPI_INT, MPI_ROOT, h->inter),
+              MPI_ERR_ARG);
+    CHECK_INT(MPI_Scatter(buf, 1, MPI_INT, &v, -1, MPI_INT, 0, h->inter), MPI_ERR_COUNT);
+    CHECK_INT(MPI_Reduce(&v, buf, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_ROOT, h->inter),
+              MPI_ERR_TYPE);
+    CHECK_INT(MPI_Reduce(&v, buf, 1, MPI_INT, MPI_OP_NULL, 0, h->inter), MPI_ERR_OP);
+    CHECK_INT(MPI_Allreduce(&v, buf, 1, MPI_INT, MPI_OP_NULL, h->inter), MPI_ERR_OP);
+    /* no in-place forms on an intercommunicator */
+    CHECK_INT(MPI_Allreduce(MPI_IN_PLACE, buf, 1, MPI_INT, MPI_SUM, h->inter), MPI_ERR_BUFFER);
+    CHECK_INT(MPI_Allgather(MPI_IN_PLACE, 1, MPI_INT, buf, 1, MPI_INT, h->inter),
+              MPI_ERR_BUFFER);
+    CHECK_INT(MPI_Alltoall(MPI_IN_PLACE, 1, MPI_INT, buf, 1, MPI_INT, h->inter),
+              MPI_ERR_BUFFER);
+    CHECK_INT(MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, 1, MPI_INT, MPI_SUM, h->inter),
+              MPI_ERR_BUFFER);
+    CHECK_INT(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPI_INT, MPI_SUM, h->inter, &r),
+              MPI_ERR_BUFFER);
+    /* vector arguments are sized by the remote group: a negative count is found there */
+    int counts[8] = {1, 1, 1, 1, 1, 1, 1, 1}, displs[8] = {0};
+    counts[h->rsize - 1] = -1;
+    CHECK_INT(MPI_Allgatherv(&v, 1, MPI_INT, buf, counts, displs, MPI_INT, h->inter),
+              MPI_ERR_COUNT);
 }
 
 int main(int argc, char **argv)
