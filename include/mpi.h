@@ -636,12 +636,15 @@ LOOM_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 LOOM_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
-/* ---- intercommunicators (MPI 4.1 chapter 7: Intercomm_create, merge, remote group) ---- */
+/* ---- intercommunicators and nonblocking dup (MPI 4.1 chapter 7) ---- */
 LOOM_API int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                                   int remote_leader, int tag, MPI_Comm *newintercomm);
 LOOM_API int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 LOOM_API int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 LOOM_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+LOOM_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+LOOM_API int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                                     MPI_Request *request);
 
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;

@@ -73,7 +73,9 @@ struct loom_comm_shared {
 
 struct loom_comm {
     struct loom_object obj;
-    struct loom_comm_shared *sh;
+    struct loom_comm_shared *sh;      /* NULL until the MPI_Comm_idup that made the handle
+                                         completes (written by its schedule, read by the
+                                         owner after the request's completion) */
     int rank;                         /* this rank's rank in the communicator */
     struct loom_errhandler *errh;     /* never NULL for a live handle */
     struct loom_attr_list *attrs;     /* cached attributes, NULL if none; newest first;
@@ -248,7 +250,8 @@ int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out);
 void loom__comm_shared_release(struct loom_comm_shared *sh);
 /* A handle of the calling rank on sh (whose reference it takes over), rank `rank`, error
  * handler inherited from parent (or MPI_ERRORS_ARE_FATAL when parent is NULL). 0 or
- * LOOM_ERR_NOMEM (then the reference on sh has been dropped). */
+ * LOOM_ERR_NOMEM (then the reference on sh has been dropped). sh may be NULL: a handle whose
+ * shared half comes later (MPI_Comm_idup); it resolves to nothing until then. */
 int loom__comm_handle_new(struct loom_comm_shared *sh, int rank, struct loom_comm *parent,
                           struct loom_comm **out);
 /* Free a handle: its attributes must already be deleted. Drops its reference on sh and
@@ -305,6 +308,14 @@ int loom__intercomm_dup(struct loom_comm *c, MPI_Comm handle, struct loom_info *
                         int use_info, struct loom_comm **out);
 int loom__intercomm_create_sub(struct loom_comm *c, struct loom_group *g,
                                struct loom_comm **out);
+/* MPI_Comm_idup(_with_info) of c (an intra- or intercommunicator), comm/idup.c: *out is the
+ * new handle at once, usable once *req completes (its shared halves come through a
+ * nonblocking schedule over c, or over the union of an intercommunicator's groups);
+ * attributes and info are copied during the call. 0, a negative loom code, or a copy
+ * callback's MPI error code (positive; then *out is NULL and *req is not set). */
+int loom__comm_idup(struct loom_comm *c, MPI_Comm handle, struct loom_info *info, int use_info,
+                    struct loom_comm **out, MPI_Request *req);
+
 /* MPI_Intercomm_merge: the intracommunicator of both groups, the one whose members passed
  * high = 0 first (the first group first when both passed the same). */
 int loom__intercomm_merge(struct loom_comm *c, int high, struct loom_comm **out);

@@ -51,6 +51,21 @@ static void need_inter(void)
     CHECK_INT(MPI_Comm_test_inter(MPI_COMM_WORLD, NULL), MPI_ERR_ARG);
 }
 
+static void idup_errors(void)
+{
+    MPI_Comm c;
+    MPI_Request r;
+    int n;
+    MPI_Info bad_info = (MPI_Info)&n;
+    CHECK_INT(MPI_Comm_idup(MPI_COMM_NULL, &c, &r), MPI_ERR_COMM);
+    CHECK_INT(MPI_Comm_idup(MPI_COMM_WORLD, NULL, &r), MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_idup(MPI_COMM_WORLD, &c, NULL), MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_idup_with_info(MPI_COMM_NULL, MPI_INFO_NULL, &c, &r), MPI_ERR_COMM);
+    CHECK_INT(MPI_Comm_idup_with_info(MPI_COMM_WORLD, bad_info, &c, &r), MPI_ERR_INFO);
+    CHECK_INT(MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, NULL, &r), MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &c, NULL), MPI_ERR_ARG);
+}
+
 /* Calls on an intercommunicator: bad outputs, ranks of the remote group, tags, and the
  * calls that need an intracommunicator. */
 static void on_inter(struct halves *h)
@@ -97,6 +112,8 @@ static void on_inter(struct halves *h)
     MPI_Comm roots;
     CHECK_INT(MPIX_Comm_hsplit_with_roots(h->inter, MPI_INFO_NULL, &c, &roots), MPI_ERR_COMM);
     CHECK_INT(MPI_Ibarrier(h->inter, NULL), MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_idup(h->inter, NULL, &r), MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_idup(h->inter, &c, NULL), MPI_ERR_ARG);
     /* roots: MPI_ROOT, MPI_PROC_NULL or a rank of the remote group */
     CHECK_INT(MPI_Bcast(buf, 1, MPI_INT, h->rsize, h->inter), MPI_ERR_ROOT);
     CHECK_INT(MPI_Bcast(buf, 1, MPI_INT, -7, h->inter), MPI_ERR_ROOT);
@@ -140,6 +157,7 @@ int main(int argc, char **argv)
     OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
     create_errors();
     need_inter();
+    idup_errors();
     if (world_size() >= 2) {
         struct halves h;
         halves_make(&h, 1);
