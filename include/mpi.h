@@ -645,6 +645,15 @@ LOOM_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 LOOM_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 LOOM_API int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                                      MPI_Request *request);
+/* MPI 4 creation from groups; loom has no sessions: a group is any group of the job's ranks */
+#define MPI_MAX_STRINGTAG_LEN 256
+LOOM_API int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                                        MPI_Errhandler errhandler, MPI_Comm *newcomm);
+LOOM_API int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                              MPI_Group remote_group, int remote_leader,
+                                              const char *stringtag, MPI_Info info,
+                                              MPI_Errhandler errhandler,
+                                              MPI_Comm *newintercomm);
 
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;

@@ -316,6 +316,17 @@ int loom__intercomm_create_sub(struct loom_comm *c, struct loom_group *g,
 int loom__comm_idup(struct loom_comm *c, MPI_Comm handle, struct loom_info *info, int use_info,
                     struct loom_comm **out, MPI_Request *req);
 
+/* MPI_Comm_create_from_group / MPI_Intercomm_create_from_groups (comm/from_group.c; the
+ * calling rank is a member of g / local, arguments checked, local and remote disjoint):
+ * collective over the group(s) and the string tag; *out takes errh and a copy of info.
+ * 0, LOOM_ERR_NOMEM, or LOOM_ERR_ARG when the groups of an intercommunicator overlap. */
+int loom__comm_create_from_group(struct loom_group *g, const char *tag, struct loom_info *info,
+                                 struct loom_errhandler *errh, struct loom_comm **out);
+int loom__intercomm_create_from_groups(struct loom_group *local, int local_leader,
+                                       struct loom_group *remote, int remote_leader,
+                                       const char *tag, struct loom_info *info,
+                                       struct loom_errhandler *errh, struct loom_comm **out);
+
 /* MPI_Intercomm_merge: the intracommunicator of both groups, the one whose members passed
  * high = 0 first (the first group first when both passed the same). */
 int loom__intercomm_merge(struct loom_comm *c, int high, struct loom_comm **out);

@@ -4,6 +4,7 @@
  * MPI_ERR_TAG; MPI_ERR_ARG for NULL outputs; MPI_ERR_GROUP for a group outside the local
  * group). The leaders' own arguments are tried with MPI_COMM_SELF as the local group, so no
  * other rank waits for a leader that gave up. */
+#include <string.h>
 #include "inter_util.h"
 
 static void create_errors(void)
@@ -49,6 +50,73 @@ static void need_inter(void)
     CHECK_INT(MPI_Comm_remote_group(MPI_COMM_NULL, &g), MPI_ERR_COMM);
     CHECK_INT(MPI_Comm_test_inter(MPI_COMM_NULL, &n), MPI_ERR_COMM);
     CHECK_INT(MPI_Comm_test_inter(MPI_COMM_WORLD, NULL), MPI_ERR_ARG);
+}
+
+static void from_group_errors(void)
+{
+    MPI_Comm c;
+    MPI_Group wg, self;
+    int n = world_size(), me = world_rank();
+    MPI_Info bad_info = (MPI_Info)&n;
+    MPI_Group bad_group = (MPI_Group)&n;
+    OK(MPI_Comm_group(MPI_COMM_WORLD, &wg));
+    OK(MPI_Comm_group(MPI_COMM_SELF, &self));
+    char long_tag[MPI_MAX_STRINGTAG_LEN + 2];
+    memset(long_tag, 'x', sizeof long_tag - 1);
+    long_tag[sizeof long_tag - 1] = '\0';
+    const char *fn_tag = "loom.test.errors";
+    CHECK_INT(MPI_Comm_create_from_group(MPI_GROUP_NULL, fn_tag, MPI_INFO_NULL,
+                                         MPI_ERRORS_RETURN, &c), MPI_ERR_GROUP);
+    CHECK_INT(MPI_Comm_create_from_group(bad_group, fn_tag, MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                         &c), MPI_ERR_GROUP);
+    CHECK_INT(MPI_Comm_create_from_group(self, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN, &c),
+              MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_create_from_group(self, long_tag, MPI_INFO_NULL, MPI_ERRORS_RETURN, &c),
+              MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_create_from_group(self, fn_tag, bad_info, MPI_ERRORS_RETURN, &c),
+              MPI_ERR_INFO);
+    CHECK_INT(MPI_Comm_create_from_group(self, fn_tag, MPI_INFO_NULL, MPI_ERRHANDLER_NULL, &c),
+              MPI_ERR_ARG);
+    CHECK_INT(MPI_Comm_create_from_group(self, fn_tag, MPI_INFO_NULL, MPI_ERRORS_RETURN, NULL),
+              MPI_ERR_ARG);
+    /* intercommunicator: the local group must hold the caller, the remote one must not */
+    CHECK_INT(MPI_Intercomm_create_from_groups(MPI_GROUP_NULL, 0, wg, 0, fn_tag, MPI_INFO_NULL,
+                                               MPI_ERRORS_RETURN, &c), MPI_ERR_GROUP);
+    CHECK_INT(MPI_Intercomm_create_from_groups(MPI_GROUP_EMPTY, 0, wg, 0, fn_tag,
+                                               MPI_INFO_NULL, MPI_ERRORS_RETURN, &c),
+              MPI_ERR_GROUP);
+    CHECK_INT(MPI_Intercomm_create_from_groups(self, 0, MPI_GROUP_NULL, 0, fn_tag,
+                                               MPI_INFO_NULL, MPI_ERRORS_RETURN, &c),
+              MPI_ERR_GROUP);
+    CHECK_INT(MPI_Intercomm_create_from_groups(self, 0, MPI_GROUP_EMPTY, 0, fn_tag,
+                                               MPI_INFO_NULL, MPI_ERRORS_RETURN, &c),
+              MPI_ERR_GROUP);
+    CHECK_INT(MPI_Intercomm_create_from_groups(self, 0, wg, 0, fn_tag, MPI_INFO_NULL,
+                                               MPI_ERRORS_RETURN, &c), MPI_ERR_GROUP);
+    if (n >= 2) {
+        MPI_Group other; /* world without me */
+        OK(MPI_Group_excl(wg, 1, &me, &other));
+        CHECK_INT(MPI_Comm_create_from_group(other, fn_tag, MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                             &c), MPI_ERR_GROUP);
+        CHECK_INT(MPI_Intercomm_create_from_groups(self, 1, other, 0, fn_tag, MPI_INFO_NULL,
+                                                   MPI_ERRORS_RETURN, &c), MPI_ERR_RANK);
+        CHECK_INT(MPI_Intercomm_create_from_groups(self, -1, other, 0, fn_tag, MPI_INFO_NULL,
+                                                   MPI_ERRORS_RETURN, &c), MPI_ERR_RANK);
+        CHECK_INT(MPI_Intercomm_create_from_groups(self, 0, other, n - 1, fn_tag,
+                                                   MPI_INFO_NULL, MPI_ERRORS_RETURN, &c),
+                  MPI_ERR_RANK);
+        CHECK_INT(MPI_Intercomm_create_from_groups(self, 0, other, 0, NULL, MPI_INFO_NULL,
+                                                   MPI_ERRORS_RETURN, &c), MPI_ERR_ARG);
+        CHECK_INT(MPI_Intercomm_create_from_groups(self, 0, other, 0, fn_tag, bad_info,
+                                                   MPI_ERRORS_RETURN, &c), MPI_ERR_INFO);
+        CHECK_INT(MPI_Intercomm_create_from_groups(self, 0, other, 0, fn_tag, MPI_INFO_NULL,
+                                                   MPI_ERRHANDLER_NULL, &c), MPI_ERR_ARG);
+        CHECK_INT(MPI_Intercomm_create_from_groups(self, 0, other, 0, fn_tag, MPI_INFO_NULL,
+                                                   MPI_ERRORS_RETURN, NULL), MPI_ERR_ARG);
+        OK(MPI_Group_free(&other));
+    }
+    OK(MPI_Group_free(&self));
+    OK(MPI_Group_free(&wg));
 }
 
 static void idup_errors(void)
@@ -158,6 +226,7 @@ int main(int argc, char **argv)
     create_errors();
     need_inter();
     idup_errors();
+    from_group_errors();
     if (world_size() >= 2) {
         struct halves h;
         halves_make(&h, 1);
