@@ -297,10 +297,10 @@ static void test_alltoall(int form)
 static void test_reduce_scatter(int block)
 {
     int L = H.lsize, n = 0;
+    if (block && H.lsize != H.rsize)
+        return; /* both groups' n must agree: lsize * block == rsize * block */
     int *counts = ints(L, 0);
     if (block) {
-        if (H.lsize != H.rsize)
-            return; /* both groups' n must agree: lsize * block == rsize * block */
         for (int i = 0; i < L; i++)
             counts[i] = N;
     } else {
