@@ -20,7 +20,7 @@ int loom__coll_check_comm(const char *fn, MPI_Comm comm, struct loom_comm **out)
     int rc = loom__coll_check_comm_any(fn, comm, out);
     if (rc == MPI_SUCCESS && __builtin_expect(loom__comm_is_inter(*out), 0))
         return loom__api_error(comm, fn, MPI_ERR_COMM,
-                               "not available on an intercommunicator");
+                               "not defined on an intercommunicator");
     return rc;
 }
 
