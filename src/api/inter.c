@@ -26,8 +26,8 @@ static struct loom_comm *get_inter(MPI_Comm comm, const char *fn, int *rc)
 
 /* The local leader's checks of peer_comm and remote_leader: 0, or a negative loom code
  * after reporting the error. */
-static int check_leader(MPI_Comm comm, const char *fn, MPI_Comm peer_comm, int remote_leader,
-                        struct loom_comm **peer)
+static int check_leader(MPI_Comm comm, const char *fn, struct loom_comm *local,
+                        MPI_Comm peer_comm, int remote_leader, struct loom_comm **peer)
 {
     struct loom_comm *p = loom__comm_resolve(peer_comm);
     if (p == NULL) {
@@ -46,6 +46,13 @@ static int check_leader(MPI_Comm comm, const char *fn, MPI_Comm peer_comm, int r
         loom__api_error(comm, fn, MPI_ERR_RANK,
                         "remote_leader %d of peer_comm is the calling rank (the local leader)",
                         remote_leader);
+        return LOOM_ERR_RANK;
+    }
+    /* it would wait in our own group's rendezvous, never answering */
+    if (loom__group_rank_of(local->sh->group, p->sh->peer_world[remote_leader]) !=
+        MPI_UNDEFINED) {
+        loom__api_error(comm, fn, MPI_ERR_RANK,
+                        "remote_leader %d of peer_comm is a member of local_comm", remote_leader);
         return LOOM_ERR_RANK;
     }
     *peer = p;
@@ -78,7 +85,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     struct loom_comm *peer = NULL;
     int leader_err = 0;
     if (c->rank == local_leader)
-        leader_err = check_leader(local_comm, fn, peer_comm, remote_leader, &peer);
+        leader_err = check_leader(local_comm, fn, c, peer_comm, remote_leader, &peer);
     struct loom_comm *nc;
     rc = loom__intercomm_create(c, local_leader, peer, remote_leader, tag, leader_err, &nc);
     *newintercomm = MPI_COMM_NULL;

@@ -33,6 +33,13 @@ static void create_errors(void)
               MPI_ERR_RANK);
     CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, me, 0, &c), MPI_ERR_RANK);
     CHECK_INT(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_SELF, 0, 0, &c), MPI_ERR_RANK);
+    /* a remote leader inside local_comm: every rank is its own local group's leader, the
+     * others' errors come back through the rendezvous of local_comm = world */
+    if (n >= 2) {
+        int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_WORLD, 1, 0, &c);
+        CHECK_INT(rc, MPI_ERR_RANK);
+        CHECK(c == MPI_COMM_NULL);
+    }
 }
 
 /* Calls that need an intercommunicator, given an intracommunicator or none. */
