@@ -205,6 +205,19 @@ static void check_create(struct halves *h)
     OK(MPI_Group_free(&lg));
 }
 
+/* MPI_Intercomm_create with an intercommunicator as peer_comm (remote_leader names its
+ * remote group), and leaders other than rank 0: the same groups again. */
+static void check_peer_inter(struct halves *h)
+{
+    MPI_Comm ic;
+    OK(MPI_Intercomm_create(h->local, h->lsize - 1, h->inter, h->rsize - 1, 77, &ic));
+    int cmp;
+    OK(MPI_Comm_compare(ic, h->inter, &cmp));
+    CHECK_INT(cmp, MPI_CONGRUENT);
+    exchange0(ic, h->high, h->lrank, 13);
+    OK(MPI_Comm_free(&ic));
+}
+
 /* Every rank adds one before each barrier: after the k-th barrier on the intercommunicator,
  * every rank of both groups has added k. */
 static atomic_int arrived;
@@ -244,6 +257,7 @@ int main(int argc, char **argv)
         check_split(&h);
         check_create(&h);
         check_barrier(&h);
+        check_peer_inter(&h);
         halves_free(&h);
     }
     OK(MPI_Finalize());
