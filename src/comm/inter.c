@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "comm/comm.h"
+#include "core/atomic.h"
 #include "core/error.h"
 #include "core/rank.h"
 #include "p2p/p2p.h"
@@ -28,7 +29,7 @@
 static void drop_unlinked(struct loom_comm_shared *sh)
 {
     if (sh) {
-        atomic_store_explicit(&sh->refs, 1, memory_order_relaxed);
+        loom__store_relaxed(&sh->refs, 1); /* relaxed: nobody else has seen sh */
         loom__comm_shared_release(sh);
     }
 }
@@ -68,8 +69,9 @@ int loom__inter_pair_new(struct loom_group *g0, struct loom_group *g1,
         me->peer_pt2pt = other->pt2pt;
         me->pt2pt->sender_world = other->world_of; /* its messages come from the other group */
     }
-    /* the first half counts both groups' handles (comm/shared.c) */
-    atomic_store_explicit(&out->side[0]->refs, n, memory_order_relaxed);
+    /* the first half counts both groups' handles (comm/shared.c). Relaxed: the pair is not
+     * published yet; whoever publishes it (a rendezvous, a message) orders this before */
+    loom__store_relaxed(&out->side[0]->refs, n);
     rc = 0;
 out:
     free(seen);
