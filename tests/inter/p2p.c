@@ -164,6 +164,35 @@ static void sendrecv(struct halves *h)
     CHECK_INT(st.MPI_SOURCE, MPI_PROC_NULL);
 }
 
+/* Persistent requests and buffered sends address the remote group too: partners exchange
+ * over Send_init / Recv_init, three rounds, then one MPI_Bsend each way. */
+static void persistent_and_buffered(struct halves *h)
+{
+    if (h->lrank >= h->rsize)
+        return;
+    int peer = h->lrank, out = 0, in = -1;
+    MPI_Request rq[2];
+    OK(MPI_Send_init(&out, 1, MPI_INT, peer, 21, h->inter, &rq[0]));
+    OK(MPI_Recv_init(&in, 1, MPI_INT, peer, 21, h->inter, &rq[1]));
+    for (int round = 0; round < 3; round++) {
+        out = 1000 * h->high + 10 * round + h->lrank;
+        OK(MPI_Startall(2, rq));
+        OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+        CHECK_INT(in, 1000 * !h->high + 10 * round + peer);
+    }
+    OK(MPI_Request_free(&rq[0]));
+    OK(MPI_Request_free(&rq[1]));
+    static _Thread_local char space[1024 + MPI_BSEND_OVERHEAD];
+    void *old;
+    int size;
+    OK(MPI_Buffer_attach(space, sizeof space));
+    out = 77 + h->high;
+    OK(MPI_Bsend(&out, 1, MPI_INT, peer, 22, h->inter));
+    OK(MPI_Recv(&in, 1, MPI_INT, peer, 22, h->inter, MPI_STATUS_IGNORE));
+    CHECK_INT(in, 77 + !h->high);
+    OK(MPI_Buffer_detach(&old, &size));
+}
+
 int main(int argc, char **argv)
 {
     OK(MPI_Init(&argc, &argv));
@@ -179,6 +208,7 @@ int main(int argc, char **argv)
         wildcards(&h);
         OK(MPI_Barrier(MPI_COMM_WORLD)); /* the wildcards must not see the next phase */
         sendrecv(&h);
+        persistent_and_buffered(&h);
         halves_free(&h);
     }
     OK(MPI_Finalize());
