@@ -481,6 +481,10 @@ typedef MPI_Comm_copy_attr_function MPI_Copy_function;
 typedef MPI_Comm_delete_attr_function MPI_Delete_function;
 typedef MPI_Comm_errhandler_function MPI_Handler_function;
 
+/* ---- intercommunicators and nonblocking dup (MPI 4.1 chapter 7) ---- */
+/* MPI 4 creation from groups; loom has no sessions: a group is any group of the job's ranks */
+#define MPI_MAX_STRINGTAG_LEN 256
+
 /* ---- the MPI calls ----------------------------------------------------------------
  * Every standard call loom has, and its PMPI_ twin for profiling tools: mpi_proto.h is made
  * by the build (loom-bindgen) from the description of the calls in src/api/calls/ and

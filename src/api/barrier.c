@@ -2,15 +2,20 @@
  * (dissemination unless LOOM_COLL_BARRIER_ALGO says otherwise). */
 #include "api/api.h"
 #include "coll/check.h"
+#include "comm/comm.h"
 
 static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request, int nb)
 {
     struct loom_comm *c;
-    int rc = loom__coll_check_comm(fn, comm, &c);
+    int rc = loom__coll_check_comm_any(fn, comm, &c);
     if (rc == MPI_SUCCESS && nb)
         rc = loom__coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* On an intercommunicator: a barrier of the union of both groups (no member of either
+     * leaves before every member of the other has entered), on its hidden handle. */
+    if (loom__comm_is_inter(c))
+        c = c->all;
     struct loom_coll_args a = {0};
     return loom__coll_call(fn, comm, LOOM_COLL_BARRIER, c, &a, nb ? request : NULL);
 }

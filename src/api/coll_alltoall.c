@@ -15,10 +15,12 @@ static int alltoall(const char *fn, enum form f, const void *sendbuf, int sendco
                     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request, int nb)
 {
     struct loom_comm *c;
-    int rc = loom__coll_check_comm(fn, comm, &c);
+    int rc = loom__coll_check_comm_any(fn, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_in_place(fn, comm, c, "sendbuf", sendbuf);
     if (rc != MPI_SUCCESS)
         return rc;
-    int n = c->sh->size;
+    int n = c->sh->peer_size; /* the remote group's on an intercommunicator */
     int in_place = sendbuf == MPI_IN_PLACE;
     if (!in_place) {
         if (f == PLAIN)

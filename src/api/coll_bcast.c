@@ -7,17 +7,20 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int ro
                  MPI_Comm comm, MPI_Request *request, int nb)
 {
     struct loom_comm *c;
-    int rc = loom__coll_check_comm(fn, comm, &c);
+    int is_root, idle = 0;
+    int rc = loom__coll_check_comm_any(fn, comm, &c);
     if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_root_of(fn, comm, c, root, &is_root, &idle);
+    if (rc == MPI_SUCCESS && !idle)
         rc = loom__coll_check_buf(fn, comm, "buffer", buf, count, type);
-    if (rc == MPI_SUCCESS)
-        rc = loom__coll_check_root(fn, comm, root, c->sh->size);
     if (rc == MPI_SUCCESS && nb)
         rc = loom__coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)
         return rc;
     struct loom_coll_args a = {.rbuf = buf, .rcount = (size_t)count, .rtype = type,
                                .root = root};
+    if (idle) /* nothing of it is significant, nor checked */
+        a = (struct loom_coll_args){.root = root};
     return loom__coll_call(fn, comm, LOOM_COLL_BCAST, c, &a, nb ? request : NULL);
 }
 

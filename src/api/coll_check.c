@@ -6,13 +6,22 @@
 #include "comm/comm.h"
 #include "dt/dt.h"
 
-int loom__coll_check_comm(const char *fn, MPI_Comm comm, struct loom_comm **out)
+int loom__coll_check_comm_any(const char *fn, MPI_Comm comm, struct loom_comm **out)
 {
     struct loom_comm *c = loom__comm_resolve(comm);
     if (__builtin_expect(c == NULL, 0))
         return loom__api_error(comm, fn, MPI_ERR_COMM, "%s", loom__comm_invalid_reason(comm));
     *out = c;
     return MPI_SUCCESS;
+}
+
+int loom__coll_check_comm(const char *fn, MPI_Comm comm, struct loom_comm **out)
+{
+    int rc = loom__coll_check_comm_any(fn, comm, out);
+    if (rc == MPI_SUCCESS && __builtin_expect(loom__comm_is_inter(*out), 0))
+        return loom__api_error(comm, fn, MPI_ERR_COMM,
+                               "not defined on an intercommunicator");
+    return rc;
 }
 
 static int check_type(const char *fn, MPI_Comm comm, const char *what, MPI_Datatype type)
@@ -90,6 +99,31 @@ int loom__coll_check_root(const char *fn, MPI_Comm comm, int root, int size)
     if (root < 0 || root >= size)
         return loom__api_error(comm, fn, MPI_ERR_ROOT, "root %d out of range (communicator "
                                "size %d)", root, size);
+    return MPI_SUCCESS;
+}
+
+int loom__coll_check_root_of(const char *fn, MPI_Comm comm, struct loom_comm *c, int root,
+                             int *is_root, int *idle)
+{
+    *idle = 0;
+    if (!loom__comm_is_inter(c)) {
+        *is_root = c->rank == root;
+        return loom__coll_check_root(fn, comm, root, c->sh->size);
+    }
+    *is_root = root == MPI_ROOT;
+    *idle = root == MPI_PROC_NULL;
+    if (*is_root || *idle || (root >= 0 && root < c->sh->peer_size))
+        return MPI_SUCCESS;
+    return loom__api_error(comm, fn, MPI_ERR_ROOT, "root %d is neither MPI_ROOT, MPI_PROC_NULL "
+                           "nor a rank of the remote group (size %d)", root, c->sh->peer_size);
+}
+
+int loom__coll_check_in_place(const char *fn, MPI_Comm comm, struct loom_comm *c,
+                              const char *what, const void *buf)
+{
+    if (buf == MPI_IN_PLACE && loom__comm_is_inter(c))
+        return loom__api_error(comm, fn, MPI_ERR_BUFFER,
+                               "%s is MPI_IN_PLACE, not allowed on an intercommunicator", what);
     return MPI_SUCCESS;
 }
 

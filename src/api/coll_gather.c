@@ -15,14 +15,16 @@ static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Dataty
                   int v)
 {
     struct loom_comm *c;
-    int rc = loom__coll_check_comm(fn, comm, &c);
+    int is_root = 0, idle = 0;
+    int rc = loom__coll_check_comm_any(fn, comm, &c);
     if (rc == MPI_SUCCESS)
-        rc = loom__coll_check_root(fn, comm, root, c->sh->size);
+        rc = loom__coll_check_root_of(fn, comm, c, root, &is_root, &idle);
     if (rc != MPI_SUCCESS)
         return rc;
-    int is_root = c->rank == root, n = c->sh->size;
-    int in_place = is_root && sendbuf == MPI_IN_PLACE;
-    if (!in_place)
+    /* on an intercommunicator the root gathers the remote group and sends nothing */
+    int inter = loom__comm_is_inter(c), n = c->sh->peer_size;
+    int in_place = is_root && !inter && sendbuf == MPI_IN_PLACE;
+    if (!in_place && !(inter && (is_root || idle)))
         rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, sendcount, sendtype);
     if (rc == MPI_SUCCESS && is_root) {
         if (v)
@@ -30,7 +32,7 @@ static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Dataty
                                        recvtype, NULL, n);
         else
             rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, recvcount, recvtype);
-        if (rc == MPI_SUCCESS && !in_place)
+        if (rc == MPI_SUCCESS && !in_place && !inter)
             rc = loom__coll_check_alias(fn, comm, sendbuf, recvbuf,
                                         sendcount > 0 && sendtype->size > 0);
     }
@@ -43,6 +45,10 @@ static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Dataty
                                .rcount = (size_t)recvcount, .rtype = is_root ? recvtype : NULL,
                                .rcounts = v ? recvcounts : NULL, .rdispls = v ? displs : NULL,
                                .root = root, .in_place = in_place};
+    if (inter && (is_root || idle)) { /* the send arguments are not significant */
+        a.sbuf = NULL;
+        a.stype = NULL;
+    }
     return loom__coll_call(fn, comm, v ? LOOM_COLL_GATHERV : LOOM_COLL_GATHER, c, &a,
                            NB(request, nb));
 }
@@ -53,7 +59,9 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Dat
                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, int nb, int v)
 {
     struct loom_comm *c;
-    int rc = loom__coll_check_comm(fn, comm, &c);
+    int rc = loom__coll_check_comm_any(fn, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_in_place(fn, comm, c, "sendbuf", sendbuf);
     if (rc != MPI_SUCCESS)
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -62,7 +70,7 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Dat
     if (rc == MPI_SUCCESS) {
         if (v)
             rc = loom__coll_check_bufv(fn, comm, "recvbuf", recvbuf, recvcounts, displs,
-                                       recvtype, NULL, c->sh->size);
+                                       recvtype, NULL, c->sh->peer_size);
         else
             rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, recvcount, recvtype);
     }

@@ -32,13 +32,20 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
                   int nb)
 {
     struct loom_comm *c;
-    int rc = loom__coll_check_comm(fn, comm, &c);
+    int is_root = 0, idle = 0;
+    int rc = loom__coll_check_comm_any(fn, comm, &c);
     if (rc == MPI_SUCCESS)
-        rc = loom__coll_check_root(fn, comm, root, c->sh->size);
+        rc = loom__coll_check_root_of(fn, comm, c, root, &is_root, &idle);
     if (rc != MPI_SUCCESS)
         return rc;
-    int is_root = c->rank == root;
-    if (is_root) {
+    int inter = loom__comm_is_inter(c);
+    if (idle) {
+        /* another member of the root's group (intercommunicator): nothing is significant */
+    } else if (is_root && inter) { /* the root receives only */
+        rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, count, type);
+        if (rc == MPI_SUCCESS)
+            rc = loom__coll_check_op(fn, comm, op, type);
+    } else if (is_root) {
         rc = check_pair(fn, comm, sendbuf, recvbuf, count, type, op, 1);
     } else {
         rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, count, type);
@@ -49,10 +56,14 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
         rc = loom__coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)
         return rc;
-    int in_place = is_root && sendbuf == MPI_IN_PLACE;
+    int in_place = is_root && !inter && sendbuf == MPI_IN_PLACE;
     struct loom_coll_args a = {.sbuf = in_place ? NULL : sendbuf, .rbuf = recvbuf,
                                .scount = (size_t)count, .stype = type, .rcount = (size_t)count,
                                .rtype = type, .op = op, .root = root, .in_place = in_place};
+    if (idle) /* nothing of it is significant, nor checked */
+        a = (struct loom_coll_args){.root = root};
+    else if (is_root && inter) /* sendbuf is not significant */
+        a.sbuf = NULL;
     return loom__coll_call(fn, comm, LOOM_COLL_REDUCE, c, &a, NB(request, nb));
 }
 
@@ -62,7 +73,11 @@ static int everyone(const char *fn, enum loom_coll_kind kind, const void *sendbu
                     MPI_Request *request, int nb)
 {
     struct loom_comm *c;
-    int rc = loom__coll_check_comm(fn, comm, &c);
+    /* scan and exscan are not defined on intercommunicators */
+    int rc = kind == LOOM_COLL_ALLREDUCE ? loom__coll_check_comm_any(fn, comm, &c)
+                                         : loom__coll_check_comm(fn, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_in_place(fn, comm, c, "sendbuf", sendbuf);
     if (rc == MPI_SUCCESS)
         rc = check_pair(fn, comm, sendbuf, recvbuf, count, type, op, 1);
     if (rc == MPI_SUCCESS && nb)
@@ -82,10 +97,12 @@ static int reduce_scatter(const char *fn, enum loom_coll_kind kind, const void *
                           MPI_Op op, MPI_Comm comm, MPI_Request *request, int nb)
 {
     struct loom_comm *c;
-    int rc = loom__coll_check_comm(fn, comm, &c);
+    int rc = loom__coll_check_comm_any(fn, comm, &c);
+    if (rc == MPI_SUCCESS)
+        rc = loom__coll_check_in_place(fn, comm, c, "sendbuf", sendbuf);
     if (rc != MPI_SUCCESS)
         return rc;
-    int n = c->sh->size;
+    int n = c->sh->size; /* the local group's on an intercommunicator */
     if (kind == LOOM_COLL_REDUCE_SCATTER && recvcounts == NULL)
         return loom__api_error(comm, fn, MPI_ERR_ARG, "recvcounts is NULL");
     if (kind == LOOM_COLL_REDUCE_SCATTER_BLOCK && block < 0)

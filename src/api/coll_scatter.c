@@ -13,23 +13,25 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount, const int
                    int v)
 {
     struct loom_comm *c;
-    int rc = loom__coll_check_comm(fn, comm, &c);
+    int is_root = 0, idle = 0;
+    int rc = loom__coll_check_comm_any(fn, comm, &c);
     if (rc == MPI_SUCCESS)
-        rc = loom__coll_check_root(fn, comm, root, c->sh->size);
+        rc = loom__coll_check_root_of(fn, comm, c, root, &is_root, &idle);
     if (rc != MPI_SUCCESS)
         return rc;
-    int is_root = c->rank == root;
-    int in_place = is_root && recvbuf == MPI_IN_PLACE;
+    /* on an intercommunicator the root scatters to the remote group and receives nothing */
+    int inter = loom__comm_is_inter(c);
+    int in_place = is_root && !inter && recvbuf == MPI_IN_PLACE;
     if (is_root) {
         if (v)
             rc = loom__coll_check_bufv(fn, comm, "sendbuf", sendbuf, sendcounts, displs,
-                                       sendtype, NULL, c->sh->size);
+                                       sendtype, NULL, c->sh->peer_size);
         else
             rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, sendcount, sendtype);
     }
-    if (rc == MPI_SUCCESS && !in_place)
+    if (rc == MPI_SUCCESS && !in_place && !(inter && (is_root || idle)))
         rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, recvcount, recvtype);
-    if (rc == MPI_SUCCESS && is_root && !in_place)
+    if (rc == MPI_SUCCESS && is_root && !in_place && !inter)
         rc = loom__coll_check_alias(fn, comm, sendbuf, recvbuf,
                                     recvcount > 0 && recvtype->size > 0);
     if (rc == MPI_SUCCESS && nb)
@@ -42,6 +44,10 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount, const int
                                .rbuf = in_place ? NULL : recvbuf, .rcount = (size_t)recvcount,
                                .rtype = in_place ? NULL : recvtype, .root = root,
                                .in_place = in_place};
+    if (inter && (is_root || idle)) { /* the receive arguments are not significant */
+        a.rbuf = NULL;
+        a.rtype = NULL;
+    }
     return loom__coll_call(fn, comm, v ? LOOM_COLL_SCATTERV : LOOM_COLL_SCATTER, c, &a,
                            nb ? request : NULL);
 }

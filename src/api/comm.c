@@ -54,7 +54,18 @@ int loom__mpi_comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
+    if (loom__comm_is_inter(a) != loom__comm_is_inter(b)) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
     int g = loom__group_compare(a->sh->group, b->sh->group);
+    if (loom__comm_is_inter(a)) {
+        /* both groups of the pair: the weaker of the two results */
+        int r = loom__group_compare(a->sh->remote->group, b->sh->remote->group);
+        g = g == MPI_UNEQUAL || r == MPI_UNEQUAL ? MPI_UNEQUAL
+            : g == MPI_SIMILAR || r == MPI_SIMILAR ? MPI_SIMILAR
+                                                   : MPI_IDENT;
+    }
     *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
     return MPI_SUCCESS;
 }
@@ -85,7 +96,7 @@ int loom__mpi_comm_test_inter(MPI_Comm comm, int *flag)
         return rc;
     if (flag == NULL)
         return loom__api_error(comm, "MPI_Comm_test_inter", MPI_ERR_ARG, "flag is NULL");
-    *flag = 0; /* loom has no intercommunicators */
+    *flag = loom__comm_is_inter(c);
     return MPI_SUCCESS;
 }
 

@@ -14,6 +14,18 @@ static struct loom_comm *get_comm(MPI_Comm comm, const char *fn, int *rc)
     return c;
 }
 
+/* The handle of an intracommunicator, or NULL after reporting MPI_ERR_COMM (the calls that
+ * the standard defines on intracommunicators only). */
+static struct loom_comm *get_intra(MPI_Comm comm, const char *fn, int *rc)
+{
+    struct loom_comm *c = get_comm(comm, fn, rc);
+    if (c != NULL && loom__comm_is_inter(c)) {
+        *rc = loom__api_error(comm, fn, MPI_ERR_COMM, "not defined on an intercommunicator");
+        return NULL;
+    }
+    return c;
+}
+
 /* Report a constructor's failure: a negative loom code, or the MPI error code that an
  * attribute copy callback returned. */
 static int report(MPI_Comm comm, const char *fn, int rc)
@@ -65,7 +77,8 @@ static int dup_common(MPI_Comm comm, MPI_Info info, int use_info, MPI_Comm *newc
     if (use_info && (rc = check_info(comm, fn, info)) != MPI_SUCCESS)
         return rc;
     struct loom_comm *nc;
-    rc = loom__comm_dup(c, comm, info, use_info, &nc);
+    rc = loom__comm_is_inter(c) ? loom__intercomm_dup(c, comm, info, use_info, &nc)
+                                : loom__comm_dup(c, comm, info, use_info, &nc);
     if (rc != 0) {
         *newcomm = MPI_COMM_NULL;
         return report(comm, fn, rc);
@@ -90,7 +103,9 @@ static int split_common(MPI_Comm comm, struct loom_comm *c, int color, int key,
                         MPI_Comm *newcomm, const char *fn)
 {
     struct loom_comm *nc;
-    int rc = loom__comm_split(c, color, key, &nc);
+    /* on an intercommunicator: the intercommunicator of the colour's members of both groups */
+    int rc = loom__comm_is_inter(c) ? loom__intercomm_split(c, color, key, &nc)
+                                    : loom__comm_split(c, color, key, &nc);
     if (rc != 0) {
         *newcomm = MPI_COMM_NULL;
         return report(comm, fn, rc);
@@ -130,7 +145,7 @@ int loom__mpi_comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info i
     LOOM_API_ENTER("MPI_Comm_split_type");
     const char *fn = "MPI_Comm_split_type";
     int rc = MPI_SUCCESS;
-    struct loom_comm *c = get_comm(comm, fn, &rc);
+    struct loom_comm *c = get_intra(comm, fn, &rc);
     if (c == NULL)
         return rc;
     if ((rc = check_out(comm, fn, newcomm)) != MPI_SUCCESS)
@@ -174,7 +189,10 @@ int loom__mpi_comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     if ((rc = check_group(comm, fn, c, group)) != MPI_SUCCESS)
         return rc;
     struct loom_comm *nc;
-    rc = loom__comm_create(c, group, &nc);
+    /* on an intercommunicator, group is a subgroup of the local group; the remote group is
+     * the one the other group's members give */
+    rc = loom__comm_is_inter(c) ? loom__intercomm_create_sub(c, group, &nc)
+                                : loom__comm_create(c, group, &nc);
     if (rc != 0) {
         *newcomm = MPI_COMM_NULL;
         return report(comm, fn, rc);
@@ -188,7 +206,7 @@ int loom__mpi_comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Com
     LOOM_API_ENTER("MPI_Comm_create_group");
     const char *fn = "MPI_Comm_create_group";
     int rc = MPI_SUCCESS;
-    struct loom_comm *c = get_comm(comm, fn, &rc);
+    struct loom_comm *c = get_intra(comm, fn, &rc);
     if (c == NULL)
         return rc;
     if ((rc = check_out(comm, fn, newcomm)) != MPI_SUCCESS)

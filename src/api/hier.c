@@ -14,7 +14,9 @@ static struct loom_comm *get_comm(MPI_Comm comm, const char *fn, int *rc)
     struct loom_comm *c = loom__comm_resolve(comm);
     if (c == NULL)
         *rc = loom__api_error(comm, fn, MPI_ERR_COMM, "%s", loom__comm_invalid_reason(comm));
-    return c;
+    else if (loom__comm_is_inter(c)) /* the hierarchy is a local group's */
+        *rc = loom__api_error(comm, fn, MPI_ERR_COMM, "not defined on an intercommunicator");
+    return c != NULL && !loom__comm_is_inter(c) ? c : NULL;
 }
 
 int MPIX_Comm_hsplit_with_roots(MPI_Comm oldcomm, MPI_Info info, MPI_Comm *newcomm,

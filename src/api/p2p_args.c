@@ -11,7 +11,8 @@ int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, int coun
         return loom__api_error(comm, fn, MPI_ERR_COMM, "invalid communicator");
     if (count < 0)
         return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %d is negative", count);
-    int size = c->sh->size;
+    int size = c->sh->peer_size; /* the remote group's on an intercommunicator */
+    const char *what = c->sh->remote ? "remote group" : "communicator";
     if (peer == MPI_PROC_NULL && count == 0 && type == MPI_DATATYPE_NULL) {
         /* accepted, as MPICH does */
     } else {
@@ -25,15 +26,15 @@ int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, int coun
     if (dir == LOOM_P2P_SEND) {
         if (peer != MPI_PROC_NULL && (peer < 0 || peer >= size))
             return loom__api_error(comm, fn, MPI_ERR_RANK,
-                                   "destination %d out of range (communicator size %d)", peer,
-                                   size);
+                                   "destination %d out of range (%s size %d)", peer,
+                                   what, size);
         if (tag < 0 || tag > LOOM_TAG_UB)
             return loom__api_error(comm, fn, MPI_ERR_TAG, "tag %d out of range 0..%d", tag,
                                    LOOM_TAG_UB);
     } else {
         if (peer != MPI_PROC_NULL && peer != MPI_ANY_SOURCE && (peer < 0 || peer >= size))
             return loom__api_error(comm, fn, MPI_ERR_RANK,
-                                   "source %d out of range (communicator size %d)", peer, size);
+                                   "source %d out of range (%s size %d)", peer, what, size);
         if (tag != MPI_ANY_TAG && (tag < 0 || tag > LOOM_TAG_UB))
             return loom__api_error(comm, fn, MPI_ERR_TAG, "tag %d out of range 0..%d", tag,
                                    LOOM_TAG_UB);
@@ -46,7 +47,8 @@ void loom__p2p_fill(struct loom_request *r, struct loom_comm *c, MPI_Comm comm, 
                     int count, MPI_Datatype type, int peer, int tag)
 {
     r->comm = comm;
-    r->ctx = c->sh->pt2pt;
+    /* sends match in the destination's queues: on an intercommunicator, the remote group's */
+    r->ctx = r->kind == LOOM_REQ_RECV ? c->sh->pt2pt : c->sh->peer_pt2pt;
     r->me = c->rank;
     r->buf = buf;
     r->count = (size_t)count;

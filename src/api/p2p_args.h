@@ -26,7 +26,7 @@ static inline int loom__p2p_check(const char *fn, MPI_Comm comm, const void *buf
                                   struct loom_comm **out)
 {
     struct loom_comm *c = loom__comm_resolve(comm);
-    int peer_ok = (unsigned)peer < (unsigned)(c ? c->sh->size : 0) ||
+    int peer_ok = (unsigned)peer < (unsigned)(c ? c->sh->peer_size : 0) ||
                   (dir == LOOM_P2P_RECV && peer == MPI_ANY_SOURCE);
     int tag_ok = (unsigned)tag <= (unsigned)LOOM_TAG_UB ||
                  (dir == LOOM_P2P_RECV && tag == MPI_ANY_TAG);

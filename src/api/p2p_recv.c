@@ -36,7 +36,7 @@ int loom__mpi_recv(void *buf, int count, MPI_Datatype datatype, int source, int 
         return MPI_SUCCESS;
     }
     if (source != MPI_ANY_SOURCE &&
-        loom__p2p_recv_cell(c->sh->pt2pt, c->sh->world_of, c->rank, buf, (size_t)count,
+        loom__p2p_recv_cell(c->sh->pt2pt, c->sh->world_of[c->rank], c->rank, buf, (size_t)count,
                             datatype, source, tag,
                             status == MPI_STATUS_IGNORE ? NULL : status))
         return MPI_SUCCESS;

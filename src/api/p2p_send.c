@@ -29,8 +29,10 @@ static inline __attribute__((always_inline)) int
 sent_in_cell(struct loom_comm *c, enum loom_send_mode mode, const void *buf, int count,
              MPI_Datatype type, int dest, int tag)
 {
-    return mode != LOOM_SEND_SYNC && loom__p2p_send_cell(c->sh->pt2pt, c->sh->world_of, c->rank,
-                                                         buf, (size_t)count, type, dest, tag);
+    const struct loom_comm_shared *sh = c->sh;
+    return mode != LOOM_SEND_SYNC &&
+           loom__p2p_send_cell(sh->peer_pt2pt, sh->world_of[c->rank], sh->peer_world, c->rank,
+                               buf, (size_t)count, type, dest, tag);
 }
 
 static inline __attribute__((always_inline)) int

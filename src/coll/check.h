@@ -8,8 +8,11 @@
 
 struct loom_comm;
 
-/* The communicator (an intracommunicator the calling rank belongs to) into *out. */
+/* The communicator (an intracommunicator the calling rank belongs to) into *out; an
+ * intercommunicator is MPI_ERR_COMM (scan and exscan, which are not defined on one). */
 int loom__coll_check_comm(const char *fn, MPI_Comm comm, struct loom_comm **out);
+/* The same, accepting an intercommunicator (the calls that handle one). */
+int loom__coll_check_comm_any(const char *fn, MPI_Comm comm, struct loom_comm **out);
 /* A buffer argument named `what` ("sendbuf"): count >= 0, a usable datatype, not NULL when
  * it holds data, not MPI_IN_PLACE (callers handle the places where it is allowed). */
 int loom__coll_check_buf(const char *fn, MPI_Comm comm, const char *what, const void *buf,
@@ -21,6 +24,16 @@ int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const
                           const MPI_Datatype types[], int size);
 /* root in [0, size). */
 int loom__coll_check_root(const char *fn, MPI_Comm comm, int root, int size);
+/* The root of a rooted collective. On an intracommunicator a rank of it (*is_root: it is the
+ * calling rank); on an intercommunicator MPI_ROOT (*is_root = 1: the calling rank is the
+ * root), MPI_PROC_NULL (*idle = 1: another member of the root's group, whose arguments are
+ * not significant) or a rank of the remote group (the root's). */
+int loom__coll_check_root_of(const char *fn, MPI_Comm comm, struct loom_comm *c, int root,
+                             int *is_root, int *idle);
+/* MPI_IN_PLACE given where the intracommunicator form allows it: MPI_ERR_BUFFER on an
+ * intercommunicator (the standard has no in-place form there). */
+int loom__coll_check_in_place(const char *fn, MPI_Comm comm, struct loom_comm *c,
+                              const char *what, const void *buf);
 /* op is a live operation that may be applied to type. */
 int loom__coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype type);
 /* sendbuf and recvbuf are the same address while both hold data: MPI_ERR_BUFFER (the

@@ -143,6 +143,8 @@ static void keep_types(struct loom_sched *s, const struct loom_coll_args *a)
 int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
                    const struct loom_coll_args *a, MPI_Request *req, int *mpi_err)
 {
+    if (loom__comm_is_inter(c))
+        return loom__coll_inter_run(kind, c, h, a, req, mpi_err);
     int n = c->sh->size;
     if (!req && use_shm(kind, n, a) && !loom__coll_hier_applies(kind, c, a))
         return loom__coll_shm_run((int)kind, c, a, mpi_err);

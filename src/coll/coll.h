@@ -75,6 +75,19 @@ struct loom_coll_args {
 int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
                    const struct loom_coll_args *a, MPI_Request *req, int *mpi_err);
 
+/* loom__coll_run's contract for an intercommunicator c (coll/inter.c): the intercommunicator
+ * form of the call (a->root is MPI_ROOT, MPI_PROC_NULL or a rank of the remote group; vector
+ * arguments are indexed by remote rank, reduce_scatter's counts by local rank). */
+int loom__coll_inter_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
+                         const struct loom_coll_args *a, MPI_Request *req, int *mpi_err);
+
+/* Nonblocking (coll/publish.c): rank `root` of c gives every rank r the k pointers
+ * table[r*k .. r*k + k-1] (table: [size*k], read during the call, significant at the root),
+ * which land in *dst[0..k-1] of rank r once its request (*req) completes. 0 or a negative
+ * loom code. Collective over c, in the order of c's collectives. */
+int loom__coll_ipublish(struct loom_comm *c, MPI_Comm h, int root, void *const *table, int k,
+                        void **const *dst, MPI_Request *req);
+
 /* ---- selection (select.c) ---- */
 /* The algorithm for a call: LOOM_COLL_<NAME>_ALGO when set, else the rule of select.c.
  * split: 1 when a split tree is in effect for this call (nonblocking, thread mode, S > 0),

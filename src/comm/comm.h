@@ -50,6 +50,19 @@ struct loom_comm_shared {
     uint64_t context_id;           /* unique in the job; taken from an atomic counter */
     int size;
     const int *world_of;           /* [size] world rank of each comm rank (== group->world) */
+    /* The ranks that point-to-point names (destinations and sources): this half's own for an
+     * intracommunicator, the remote group's for an intercommunicator. Read-only; set before
+     * the half is published. The fast paths load them where they loaded size / world_of /
+     * pt2pt before, so an intracommunicator pays nothing for them. */
+    int peer_size;
+    const int *peer_world;         /* [peer_size] world rank of each peer rank */
+    struct loom_p2p_ctx *peer_pt2pt; /* where sends to a peer match (its receive queues) */
+    /* Intercommunicator (comm/inter.c): the other group's half, NULL for an intracommunicator.
+     * The two halves of a pair are made together and freed together: `inter_first` is 1 on
+     * the half whose group comes first in the union (the one that also counts the references
+     * of the pair: refs = both groups' handles); the other's refs is unused. */
+    struct loom_comm_shared *remote;
+    int inter_first;
     struct loom_group *group;      /* read-only */
     struct loom_event **events;    /* [size] each member rank's event, for notification */
     struct loom_p2p_ctx *pt2pt;    /* matching for user point-to-point */
@@ -61,7 +74,9 @@ struct loom_comm_shared {
 
 struct loom_comm {
     struct loom_object obj;
-    struct loom_comm_shared *sh;
+    struct loom_comm_shared *sh;      /* NULL until the MPI_Comm_idup that made the handle
+                                         completes (written by its schedule, read by the
+                                         owner after the request's completion) */
     int rank;                         /* this rank's rank in the communicator */
     struct loom_errhandler *errh;     /* never NULL for a live handle */
     struct loom_attr_list *attrs;     /* cached attributes, NULL if none; newest first;
@@ -73,6 +88,11 @@ struct loom_comm {
     struct loom_vtopo *topo;          /* process topology (comm/vtopo.h), NULL if none; set
                                          before the handle is returned to the program, then
                                          read-only; a reference, shared with dups */
+    struct loom_comm *all;            /* intercommunicator: this rank's hidden handle on the
+                                         union of both groups (the first group's ranks, then
+                                         the second's), through which the pair meets
+                                         (constructors, merge, barrier); NULL otherwise.
+                                         Made and freed with the handle */
     _Atomic uint32_t coll_seq;        /* collectives started on this handle (coll/): every
                                          member starts them in the same order, so the count
                                          is the same on all members and makes the tag of the
@@ -278,7 +298,8 @@ int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out);
 void loom__comm_shared_release(struct loom_comm_shared *sh);
 /* A handle of the calling rank on sh (whose reference it takes over), rank `rank`, error
  * handler inherited from parent (or MPI_ERRORS_ARE_FATAL when parent is NULL). 0 or
- * LOOM_ERR_NOMEM (then the reference on sh has been dropped). */
+ * LOOM_ERR_NOMEM (then the reference on sh has been dropped). sh may be NULL: a handle whose
+ * shared half comes later (MPI_Comm_idup); it resolves to nothing until then. */
 int loom__comm_handle_new(struct loom_comm_shared *sh, int rank, struct loom_comm *parent,
                           struct loom_comm **out);
 /* Free a handle: its attributes must already be deleted. Drops its reference on sh and
@@ -296,6 +317,67 @@ int loom__comm_create_group(struct loom_comm *parent, struct loom_group *g, int 
                             struct loom_comm **out);
 /* 1 if every rank of g is a member of c; 0 if not; LOOM_ERR_NOMEM. */
 int loom__comm_group_is_subset(struct loom_comm *c, const struct loom_group *g);
+
+/* ---- intercommunicators (comm/inter.c) ---------------------------------------------- */
+
+/* 1 if c is an intercommunicator. */
+static inline int loom__comm_is_inter(const struct loom_comm *c)
+{
+    return c->sh->remote != NULL;
+}
+
+/* The two halves of an intercommunicator and the union of its groups, as one member builds
+ * and publishes them (or the reason it could not: err). */
+struct loom_inter_pair {
+    struct loom_comm_shared *side[2]; /* side[0]: the group first in the union */
+    struct loom_comm_shared *all;     /* the union: side[0]'s ranks, then side[1]'s */
+    int err;
+};
+/* Build the pair for disjoint groups g0 (first) and g1: both halves linked, the union's half,
+ * one reference per future member handle. 0, LOOM_ERR_NOMEM, or LOOM_ERR_ARG when the groups
+ * overlap. */
+int loom__inter_pair_new(struct loom_group *g0, struct loom_group *g1,
+                         struct loom_inter_pair *out);
+/* The calling rank's handle, rank `rank` of side `side` of pair p (taking over its references
+ * on the half and on the union), error handler inherited from parent. 0 or LOOM_ERR_NOMEM. */
+int loom__inter_handle_new(const struct loom_inter_pair *p, int side, int rank,
+                           struct loom_comm *parent, struct loom_comm **out);
+/* MPI_Intercomm_create (arguments already checked; peer and remote_leader significant only
+ * at the local leader). Collective over local and the remote group. A leader whose own
+ * arguments were wrong passes their loom code as leader_err: it does not meet the other
+ * leader, and every member of local returns that code. */
+int loom__intercomm_create(struct loom_comm *local, int local_leader, struct loom_comm *peer,
+                           int remote_leader, int tag, int leader_err, struct loom_comm **out);
+/* Constructors over an intercommunicator c, collective over both groups: *out is the new
+ * intercommunicator, or NULL (not a member, or no member of the colour / group on the other
+ * side). dup as loom__comm_dup; create_sub: g a subgroup of c's local group. */
+int loom__intercomm_split(struct loom_comm *c, int color, int key, struct loom_comm **out);
+int loom__intercomm_dup(struct loom_comm *c, MPI_Comm handle, struct loom_info *info,
+                        int use_info, struct loom_comm **out);
+int loom__intercomm_create_sub(struct loom_comm *c, struct loom_group *g,
+                               struct loom_comm **out);
+/* MPI_Comm_idup(_with_info) of c (an intra- or intercommunicator), comm/idup.c: *out is the
+ * new handle at once, usable once *req completes (its shared halves come through a
+ * nonblocking schedule over c, or over the union of an intercommunicator's groups);
+ * attributes and info are copied during the call. 0, a negative loom code, or a copy
+ * callback's MPI error code (positive; then *out is NULL and *req is not set). */
+int loom__comm_idup(struct loom_comm *c, MPI_Comm handle, struct loom_info *info, int use_info,
+                    struct loom_comm **out, MPI_Request *req);
+
+/* MPI_Comm_create_from_group / MPI_Intercomm_create_from_groups (comm/from_group.c; the
+ * calling rank is a member of g / local, arguments checked, local and remote disjoint):
+ * collective over the group(s) and the string tag; *out takes errh and a copy of info.
+ * 0, LOOM_ERR_NOMEM, or LOOM_ERR_ARG when the groups of an intercommunicator overlap. */
+int loom__comm_create_from_group(struct loom_group *g, const char *tag, struct loom_info *info,
+                                 struct loom_errhandler *errh, struct loom_comm **out);
+int loom__intercomm_create_from_groups(struct loom_group *local, int local_leader,
+                                       struct loom_group *remote, int remote_leader,
+                                       const char *tag, struct loom_info *info,
+                                       struct loom_errhandler *errh, struct loom_comm **out);
+
+/* MPI_Intercomm_merge: the intracommunicator of both groups, the one whose members passed
+ * high = 0 first (the first group first when both passed the same). */
+int loom__intercomm_merge(struct loom_comm *c, int high, struct loom_comm **out);
 
 /* MPI_Comm_split_type's colour for the calling rank (comm/split_type.c): each split type
  * computes it in a function of its own. 0 or LOOM_ERR_UNSUPPORTED (type known but not

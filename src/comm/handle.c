@@ -40,6 +40,9 @@ struct loom_comm *loom__comm_resolve_handle(MPI_Comm comm)
     if (!loom__object_is(comm, LOOM_MAGIC_COMM))
         return NULL;
     /* A handle of another rank (shared through a global variable) is not ours to use. */
+    /* No shared half yet: its MPI_Comm_idup has not completed (comm/idup.c). */
+    if (comm->sh == NULL)
+        return NULL;
     if (self != NULL && comm->sh->world_of[comm->rank] != self->world_rank)
         return NULL;
     return comm;
@@ -55,6 +58,8 @@ const char *loom__comm_invalid_reason(MPI_Comm comm)
         return "the predefined communicator does not exist outside MPI_Init..MPI_Finalize";
     if (loom__object_is(comm, LOOM_MAGIC_FREED))
         return "communicator was freed";
+    if (loom__object_is(comm, LOOM_MAGIC_COMM) && comm->sh == NULL)
+        return "communicator is not ready (its MPI_Comm_idup has not completed)";
     if (loom__object_is(comm, LOOM_MAGIC_COMM))
         return "communicator handle belongs to another rank";
     return "not a communicator handle";
@@ -65,7 +70,8 @@ int loom__comm_handle_new(struct loom_comm_shared *sh, int rank, struct loom_com
 {
     struct loom_comm *c = calloc(1, sizeof *c); /* quarantined by loom__comm_handle_free */
     if (c == NULL) {
-        loom__comm_shared_release(sh);
+        if (sh)
+            loom__comm_shared_release(sh);
         return LOOM_ERR_NOMEM;
     }
     c->obj.magic = LOOM_MAGIC_COMM;
@@ -95,8 +101,12 @@ void loom__comm_handle_free(struct loom_comm *c)
     c->info = NULL;
     loom__vtopo_release(c->topo);
     c->topo = NULL;
+    struct loom_comm *all = c->all;
     loom__quarantine_put(c, release_handle); /* marks it freed first */
-    loom__comm_shared_release(sh);
+    if (sh) /* NULL: freed before its MPI_Comm_idup completed (erroneous) */
+        loom__comm_shared_release(sh);
+    if (all) /* an intercommunicator's hidden handle on the union (no attributes) */
+        loom__comm_handle_free(all);
 }
 
 int loom__comm_group_is_subset(struct loom_comm *c, const struct loom_group *g)

@@ -56,6 +56,10 @@ int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out)
     sh->coll = loom__p2p_ctx_new(sh);
     if (sh->pt2pt == NULL || sh->coll == NULL)
         goto out_with_sh;
+    /* an intracommunicator's peers are its own ranks (comm/inter.c changes them for a pair) */
+    sh->peer_size = sh->size;
+    sh->peer_world = sh->world_of;
+    sh->peer_pt2pt = sh->pt2pt;
     *out = sh;
     return 0;
 out_with_sh:
@@ -65,7 +69,14 @@ out_with_sh:
 
 void loom__comm_shared_release(struct loom_comm_shared *sh)
 {
+    /* An intercommunicator's halves live as long as either group uses the pair: a member of
+     * one group may still send into the other's queues. The first half counts both. */
+    if (sh->remote && !sh->inter_first)
+        sh = sh->remote;
     /* acq_rel: the last release sees every member's use of sh before freeing it */
-    if (loom__fetch_sub_acq_rel(&sh->refs, 1) == 1)
+    if (loom__fetch_sub_acq_rel(&sh->refs, 1) == 1) {
+        if (sh->remote)
+            destroy(sh->remote);
         destroy(sh);
+    }
 }

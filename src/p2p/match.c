@@ -20,6 +20,7 @@ struct loom_p2p_ctx *loom__p2p_ctx_new(struct loom_comm_shared *sh)
                        sizeof *ctx + sizeof(struct loom_match) * (size_t)sh->size))
         return NULL;
     ctx->size = sh->size;
+    ctx->sender_world = sh->world_of;
     for (int i = 0; i < sh->size; i++) {
         struct loom_match *m = &ctx->match[i];
         memset(m, 0, sizeof *m);
@@ -261,7 +262,7 @@ int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int 
     return 1;
 }
 
-int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, void *buf,
+int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
                         size_t count, struct loom_datatype *type, int source, int tag,
                         MPI_Status *st)
 {
@@ -270,7 +271,7 @@ int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, v
      * instead of the one copy its sender makes into a posted receive. */
     if (!loom__p2p_cells || loom__dt_stream_size(type, count) > LOOM_CELL_DATA)
         return 0;
-    return loom__inbox_recv(world_of[source], world_of[me], &ctx->match[me], source, tag, buf,
+    return loom__inbox_recv(ctx->sender_world[source], me_world, &ctx->match[me], source, tag, buf,
                             count, type, st);
 }
 
@@ -285,7 +286,7 @@ void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e)
 /* The world rank a receive from `source` (or MPI_ANY_SOURCE: -1) drains cells from. */
 static inline int cell_source(struct loom_p2p_ctx *ctx, int source)
 {
-    return source == MPI_ANY_SOURCE ? -1 : ctx->match[source].rank->world_rank;
+    return source == MPI_ANY_SOURCE ? -1 : ctx->sender_world[source];
 }
 
 int loom__p2p_start_recv(struct loom_request *r)

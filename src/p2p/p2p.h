@@ -47,6 +47,11 @@ struct loom_p2p_ctx {
     int size;
     struct loom_p2p_ctx *prev, *next; /* every live context, for MPI_T (p2p/queues.c): under
                                          that file's lock */
+    const int *sender_world;            /* world rank of each rank that sends into this
+                                           context, by the rank its messages carry: the
+                                           communicator's own ranks, or the remote group's on
+                                           an intercommunicator's user context (read-only
+                                           once the communicator is published) */
     struct loom_match match[];          /* [size], indexed by comm rank (in the same block: a
                                            sender finds its receiver's queue without loading
                                            a pointer first) */
@@ -103,9 +108,11 @@ int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int 
                            void *buf, size_t count, struct loom_datatype *type, MPI_Status *st);
 /* A blocking receive's fast path, for a buffer of at most LOOM_CELL_DATA bytes: receive
  * from `source` straight out of the ring of cells from it, spinning a little for the cell.
+ * ctx is the receiving communicator's context, me the receiver's rank in it and me_world its
+ * world rank.
  * 1 if received (status in *st unless st is NULL), 0 if the caller must start and wait for a
  * request. */
-int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, void *buf,
+int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
                         size_t count, struct loom_datatype *type, int source, int tag,
                         MPI_Status *st);
 

@@ -157,13 +157,14 @@ loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag,
     return 0;
 }
 
-/* A standard-mode send of a small message (at most LOOM_CELL_DATA bytes) from rank `me` of
- * ctx (world_of: the communicator's world ranks): put it in the receiver's ring of cells.
- * 1 if sent (it is complete), 0 if it must take the path of loom__p2p_start_send (too large,
- * cells off, a receive posted, no memory). */
+/* A standard-mode send of a small message (at most LOOM_CELL_DATA bytes) from rank `me`
+ * (world rank me_world) to rank `dest` of ctx, the destinations' context (peer_world: their
+ * world ranks; on an intercommunicator, the remote group's): put it in the receiver's ring of
+ * cells. 1 if sent (it is complete), 0 if it must take the path of loom__p2p_start_send (too
+ * large, cells off, a receive posted, no memory). */
 static inline __attribute__((always_inline)) int
-loom__p2p_send_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, const void *buf,
-                    size_t count, struct loom_datatype *type, int dest, int tag)
+loom__p2p_send_cell(struct loom_p2p_ctx *ctx, int me_world, const int *peer_world, int me,
+                    const void *buf, size_t count, struct loom_datatype *type, int dest, int tag)
 {
     if (!loom__p2p_cells)
         return 0;
@@ -179,7 +180,7 @@ loom__p2p_send_cell(struct loom_p2p_ctx *ctx, const int *world_of, int me, const
     struct loom_match *to = &ctx->match[dest];
     if (loom__load_relaxed(&to->nposted) != 0)
         return 0;
-    return loom__inbox_send(world_of[me], world_of[dest], to, me, tag, buf, count, type,
+    return loom__inbox_send(me_world, peer_world[dest], to, me, tag, buf, count, type,
                             bytes) == 0;
 }
 #endif
