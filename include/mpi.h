@@ -636,6 +636,61 @@ LOOM_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 LOOM_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
+/* ---- persistent collectives (MPI 4.1, section 6.13): an inactive persistent request,
+ * started by MPI_Start / MPI_Startall, completed by any wait or test, freed when inactive -- */
+LOOM_API int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
+LOOM_API int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                            MPI_Info info, MPI_Request *request);
+LOOM_API int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request);
+LOOM_API int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request);
+LOOM_API int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Info info, MPI_Request *request);
+LOOM_API int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request);
+LOOM_API int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Info info, MPI_Request *request);
+LOOM_API int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request);
+LOOM_API int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request);
+LOOM_API int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request);
+LOOM_API int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request);
+LOOM_API int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request);
+LOOM_API int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request);
+LOOM_API int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request);
+LOOM_API int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                           MPI_Info info, MPI_Request *request);
+LOOM_API int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+LOOM_API int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;
 #define MPIX_STREAM_NULL ((MPIX_Stream)0x3c000000)

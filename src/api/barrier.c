@@ -12,7 +12,7 @@ static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request, int nb)
     if (rc != MPI_SUCCESS)
         return rc;
     struct loom_coll_args a = {0};
-    return loom__coll_call(fn, comm, LOOM_COLL_BARRIER, c, &a, nb ? request : NULL);
+    return loom__coll_call_mode(fn, comm, LOOM_COLL_BARRIER, c, &a, request, nb);
 }
 
 int MPI_Barrier(MPI_Comm comm)
@@ -25,4 +25,15 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ibarrier");
     return barrier("MPI_Ibarrier", comm, request, 1);
+}
+
+/* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
+
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Barrier_init");
+    int rc = loom__coll_check_info("MPI_Barrier_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return barrier("MPI_Barrier_init", comm, request, LOOM_COLL_PERSISTENT);
 }

@@ -18,7 +18,7 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int ro
         return rc;
     struct loom_coll_args a = {.rbuf = buf, .rcount = (size_t)count, .rtype = type,
                                .root = root};
-    return loom__coll_call(fn, comm, LOOM_COLL_BCAST, c, &a, nb ? request : NULL);
+    return loom__coll_call_mode(fn, comm, LOOM_COLL_BCAST, c, &a, request, nb);
 }
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
@@ -32,4 +32,17 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 {
     LOOM_API_ENTER("MPI_Ibcast");
     return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, 1);
+}
+
+/* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
+
+int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Bcast_init");
+    int rc = loom__coll_check_info("MPI_Bcast_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return bcast("MPI_Bcast_init", buffer, count, datatype, root, comm, request,
+                 LOOM_COLL_PERSISTENT);
 }

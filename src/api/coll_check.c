@@ -129,3 +129,20 @@ int loom__coll_call(const char *fn, MPI_Comm comm, enum loom_coll_kind kind,
                                "the ranks disagree on counts or types");
     return MPI_SUCCESS;
 }
+
+int loom__coll_check_info(const char *fn, MPI_Comm comm, MPI_Info info)
+{
+    if (info != MPI_INFO_NULL && loom__info_invalid_reason(info) != NULL)
+        return loom__api_error(comm, fn, MPI_ERR_INFO, "%s", loom__info_invalid_reason(info));
+    return MPI_SUCCESS;
+}
+
+int loom__coll_call_mode(const char *fn, MPI_Comm comm, enum loom_coll_kind kind,
+                         struct loom_comm *c, const struct loom_coll_args *a,
+                         MPI_Request *request, int mode)
+{
+    if (mode != LOOM_COLL_PERSISTENT)
+        return loom__coll_call(fn, comm, kind, c, a, mode ? request : NULL);
+    int rc = loom__coll_persist_init(kind, c, comm, a, request);
+    return rc == 0 ? MPI_SUCCESS : loom__api_error_code(comm, fn, rc);
+}

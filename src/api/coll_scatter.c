@@ -42,8 +42,8 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount, const int
                                .rbuf = in_place ? NULL : recvbuf, .rcount = (size_t)recvcount,
                                .rtype = in_place ? NULL : recvtype, .root = root,
                                .in_place = in_place};
-    return loom__coll_call(fn, comm, v ? LOOM_COLL_SCATTERV : LOOM_COLL_SCATTER, c, &a,
-                           nb ? request : NULL);
+    return loom__coll_call_mode(fn, comm, v ? LOOM_COLL_SCATTERV : LOOM_COLL_SCATTER, c, &a,
+                                request, nb);
 }
 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -79,4 +79,30 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     LOOM_API_ENTER("MPI_Iscatterv");
     return scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
                    recvcount, recvtype, root, comm, request, 1, 1);
+}
+
+/* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
+
+int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Scatter_init");
+    int rc = loom__coll_check_info("MPI_Scatter_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return scatter("MPI_Scatter_init", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
+                   recvtype, root, comm, request, LOOM_COLL_PERSISTENT, 0);
+}
+
+int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Scatterv_init");
+    int rc = loom__coll_check_info("MPI_Scatterv_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return scatter("MPI_Scatterv_init", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
+                   recvcount, recvtype, root, comm, request, LOOM_COLL_PERSISTENT, 1);
 }

@@ -10,6 +10,12 @@ int MPI_Request_free(MPI_Request *request)
     if (!loom__object_is(*request, LOOM_MAGIC_REQUEST))
         return loom__api_error(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST,
                                "not a valid request (freed?)");
+    struct loom_request *r = *request;
+    /* MPI 4.1, 3.7.3: freeing an active persistent collective request is erroneous (its
+     * schedule is the request's and must not outlive it running) */
+    if (r->kind == LOOM_REQ_COLL && r->persistent && r->active)
+        return loom__api_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+                               "persistent collective request is active (complete it first)");
     /* The operation goes on; whoever completes it frees the request. */
     loom__req_release(*request);
     *request = MPI_REQUEST_NULL;

@@ -29,6 +29,14 @@ int loom__coll_check_alias(const char *fn, MPI_Comm comm, const void *sendbuf,
                            const void *recvbuf, int holds_data);
 /* Nonblocking calls: the request pointer. */
 int loom__coll_check_request(const char *fn, MPI_Comm comm, MPI_Request *request);
+/* Persistent calls (*_init): info is MPI_INFO_NULL or a live info object (its hints are
+ * accepted and ignored). */
+int loom__coll_check_info(const char *fn, MPI_Comm comm, MPI_Info info);
+/* Run the collective as mode says (enum loom_coll_mode; request unused when blocking) and
+ * report what went wrong. */
+int loom__coll_call_mode(const char *fn, MPI_Comm comm, enum loom_coll_kind kind,
+                         struct loom_comm *c, const struct loom_coll_args *a,
+                         MPI_Request *request, int mode);
 /* Run the collective (request NULL: blocking) and report what went wrong. */
 int loom__coll_call(const char *fn, MPI_Comm comm, enum loom_coll_kind kind,
                     struct loom_comm *c, const struct loom_coll_args *a, MPI_Request *request);

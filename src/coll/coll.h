@@ -75,6 +75,15 @@ struct loom_coll_args {
 int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
                    const struct loom_coll_args *a, MPI_Request *req, int *mpi_err);
 
+/* A persistent collective (MPI_<Coll>_init): build the calling rank's schedule once, as for
+ * the nonblocking form, and return an inactive persistent request for it in *req; each
+ * MPI_Start reruns that schedule (sched.h). 0 or a negative loom code. */
+int loom__coll_persist_init(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
+                            const struct loom_coll_args *a, MPI_Request *req);
+
+/* How an entry point runs its collective (api/coll_*.c pass it to loom__coll_call_mode). */
+enum loom_coll_mode { LOOM_COLL_BLOCKING = 0, LOOM_COLL_NONBLOCKING, LOOM_COLL_PERSISTENT };
+
 /* ---- selection (select.c) ---- */
 /* The algorithm for a call: LOOM_COLL_<NAME>_ALGO when set, else the rule of select.c.
  * split: 1 when a split tree is in effect for this call (nonblocking, thread mode, S > 0),

@@ -287,7 +287,10 @@ static void request_gone(struct loom_request *r)
 static void finish(struct loom_sched *s, struct loom_task *running)
 {
     struct loom_request *r = s->req;
-    release_scratch(s); /* before the live count drops: the owner's finalize drains its cache */
+    /* before the live count drops: the owner's finalize drains its cache. A persistent
+     * schedule keeps its scratch for the next start (freed with the schedule). */
+    if (!s->persistent)
+        release_scratch(s);
     loom__store_release(&s->done, 1);
     if (running != &s->task)
         loom__task_cancel(&s->task); /* returns at once if idle; a running one sees busy */
@@ -395,17 +398,9 @@ static void placement(struct loom_task *t, struct loom_rank *me)
     }
 }
 
-int loom__sched_start(struct loom_sched *s, MPI_Request *out)
+/* Wire a built schedule to its request r and its tasks (once, before the first run). */
+static void attach(struct loom_sched *s, struct loom_request *r)
 {
-    if (s->nomem) {
-        loom__sched_free(s);
-        return LOOM_ERR_NOMEM;
-    }
-    struct loom_request *r = loom__req_new(LOOM_REQ_COLL);
-    if (!r) {
-        loom__sched_free(s);
-        return LOOM_ERR_NOMEM;
-    }
     r->comm = s->comm;
     r->on_complete = request_gone;
     r->on_complete_arg = s;
@@ -424,7 +419,13 @@ int loom__sched_start(struct loom_sched *s, MPI_Request *out)
     s->leaf.owner = me->world_rank;
     s->leaf.queue = me->home_queue;
     s->leaf.strict = 1;
-    _Atomic int *count = live_of(me->world_rank);
+}
+
+/* Run the call's part of an attached schedule and hand the rest to its tasks. */
+static void launch(struct loom_sched *s)
+{
+    struct loom_rank *me = loom__self;
+    _Atomic int *count = live_of(s->owner->world_rank);
     if (count)
         loom__fetch_add_acq_rel(count, 1);
     /* split tree, all-to-one: the leaf levels run here, before the schedule is handed over */
@@ -433,7 +434,6 @@ int loom__sched_start(struct loom_sched *s, MPI_Request *out)
     /* Start what can start now, unless the rounds belong to the progress threads. */
     if (loom__job.progress_mode != LOOM_PROGRESS_THREAD || !me->progress)
         advance(s, s->task_end);
-    *out = r;
     if (finished(s)) {
         loom__store_release(&s->busy, 1);
         finish(s, NULL);
@@ -442,5 +442,70 @@ int loom__sched_start(struct loom_sched *s, MPI_Request *out)
     } else {
         loom__task_submit(&s->task);
     }
+}
+
+int loom__sched_start(struct loom_sched *s, MPI_Request *out)
+{
+    if (s->nomem) {
+        loom__sched_free(s);
+        return LOOM_ERR_NOMEM;
+    }
+    loom__coll_note_alloc();
+    struct loom_request *r = loom__req_new(LOOM_REQ_COLL);
+    if (!r) {
+        loom__sched_free(s);
+        return LOOM_ERR_NOMEM;
+    }
+    attach(s, r);
+    *out = r; /* before launch: the schedule may complete r at once, never free it */
+    launch(s);
     return 0;
+}
+
+/* ---- persistent ----------------------------------------------------------------------- */
+
+int loom__sched_persist(struct loom_sched *s, MPI_Request *out)
+{
+    if (s->nomem) {
+        loom__sched_free(s);
+        return LOOM_ERR_NOMEM;
+    }
+    loom__coll_note_alloc();
+    struct loom_request *r = loom__req_new(LOOM_REQ_COLL);
+    if (!r) {
+        loom__sched_free(s);
+        return LOOM_ERR_NOMEM;
+    }
+    r->persistent = 1; /* inactive until MPI_Start; freed (with s) by MPI_Request_free */
+    s->persistent = 1;
+    attach(s, r);
+    *out = r;
+    return 0;
+}
+
+void loom__sched_restart(struct loom_request *r)
+{
+    struct loom_sched *s = r->on_complete_arg;
+    /* The last run ended (r completed and was retired), but the task that finished it may
+     * not have returned to the engine yet, which then writes its state: wait for both tasks
+     * to be IDLE (acquire: pairs with the engine's release store). The other one was
+     * cancelled by finish(), which unlinks a queued task or waits for a running one. */
+    while (loom__load_acquire(&s->task.state) != LOOM_TASK_IDLE ||
+           loom__load_acquire(&s->leaf.state) != LOOM_TASK_IDLE)
+        sched_yield();
+    /* Nobody else touches s now (busy was dropped before r completed; the acquire on r's
+     * COMPLETE in the retiring wait or test saw every write of the last holder): plain and
+     * relaxed stores, published to the tasks by their submission. */
+    loom__store_relaxed(&s->cur, 0);
+    loom__store_relaxed(&s->started, 0);
+    loom__store_relaxed(&s->done, 0);
+    loom__store_relaxed(&s->busy, 0);
+    s->err = MPI_SUCCESS;
+    s->idle_runs = 0;
+    init_requests(s); /* the sends and receives are complete: nobody reads their flags */
+    atomic_store_explicit(&r->flags, 0, memory_order_relaxed);
+    r->error = MPI_SUCCESS;
+    r->cancelled = 0;
+    r->active = 1;
+    launch(s);
 }
