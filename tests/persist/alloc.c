@@ -51,6 +51,7 @@ int main(int argc, char **argv)
         CHECK(loom__coll_allocs_here() > at_init); /* the counter sees the build */
         no_alloc_per_start(&req, k ? "allreduce_init 64 KiB" : "allreduce_init 8 B");
         CHECK_INT(r[n - 1], (double)size * (n - 1) + (double)size * (size - 1) / 2);
+        OK(MPI_Request_free(&req));
         /* the nonblocking form builds a schedule per call: the counter moves */
         unsigned long nb = loom__coll_allocs_here();
         OK(MPI_Iallreduce(s, r, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req));
