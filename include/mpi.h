@@ -636,8 +636,9 @@ LOOM_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 LOOM_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
-/* ---- persistent collectives (MPI 4.1, section 6.13): an inactive persistent request,
- * started by MPI_Start / MPI_Startall, completed by any wait or test, freed when inactive -- */
+/* ---- persistent collectives and generalized requests (MPI 4.1, sections 6.13, 13.2) ----
+ * MPI_<Coll>_init: an inactive persistent request, started by MPI_Start / MPI_Startall,
+ * completed by any wait or test, freed when inactive (docs/persistent.md). */
 LOOM_API int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
 LOOM_API int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                             MPI_Info info, MPI_Request *request);
@@ -690,6 +691,18 @@ LOOM_API int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Da
                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 LOOM_API int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+
+/* Generalized requests: the user runs the operation and calls MPI_Grequest_complete (from
+ * any thread); a wait or test that completes the request calls query_fn (the status), then
+ * free_fn; MPI_Cancel calls cancel_fn. Errors they return are the calls' errors. */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+LOOM_API int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                                MPI_Grequest_free_function *free_fn,
+                                MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                                MPI_Request *request);
+LOOM_API int MPI_Grequest_complete(MPI_Request request);
 
 /* ---- MPICH-compatible progress extensions (same prototypes and constants as MPICH 4.3) -- */
 typedef int MPIX_Stream;

@@ -1,5 +1,6 @@
 /* api/p2p_request.c — MPI_Request_free, MPI_Request_get_status, MPI_Cancel. */
 #include "api/p2p_args.h"
+#include "p2p/grequest.h"
 
 int MPI_Request_free(MPI_Request *request)
 {
@@ -42,6 +43,16 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!loom__req_is_complete(request) && loom__wait_progress)
         loom__wait_progress(); /* a keypoint, as in MPI_Test */
     *flag = loom__req_is_complete(request);
+    if (*flag && request->kind == LOOM_REQ_GREQ) {
+        /* a generalized request's status is its query_fn's (the request stays as it is) */
+        MPI_Status st = request->status;
+        int err = loom__greq_query(request, &st);
+        loom__p2p_status_out(status, &st);
+        if (err != MPI_SUCCESS)
+            return loom__api_error(request->comm, "MPI_Request_get_status", err,
+                                   "query_fn returned error %d", err);
+        return MPI_SUCCESS;
+    }
     if (*flag)
         loom__p2p_status_out(status, &request->status);
     return MPI_SUCCESS;
@@ -60,6 +71,13 @@ int MPI_Cancel(MPI_Request *request)
     if (r->persistent && !r->active)
         return loom__api_error(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
                                "persistent request is not active");
+    if (r->kind == LOOM_REQ_GREQ) { /* the user's operation: its cancel_fn decides */
+        int err = loom__greq_cancel(r);
+        if (err != MPI_SUCCESS)
+            return loom__api_error(r->comm, "MPI_Cancel", err, "cancel_fn returned error %d",
+                                   err);
+        return MPI_SUCCESS;
+    }
     /* Receives still unmatched are cancelled. Sends are not: the standard allows an
      * implementation to refuse, and a send in loom is matched or queued at once. */
     if (r->kind == LOOM_REQ_RECV && !loom__req_is_complete(r))
