@@ -2,8 +2,11 @@
  * class under MPI_ERRORS_RETURN, and nothing starts that other ranks would have to match:
  * communicator, info (freed), request pointer, root, counts, datatypes, operation, buffers;
  * MPI_Start / MPI_Startall of an active persistent collective or of a nonpersistent request,
- * MPI_Request_free of an active one (MPI_ERR_REQUEST). Good calls work afterwards. */
+ * MPI_Request_free of an active one (MPI_ERR_REQUEST). The generalized-request calls:
+ * NULL request or callback (MPI_ERR_ARG), completing a null, non-generalized or already
+ * completed request (MPI_ERR_REQUEST). Good calls work afterwards. */
 #include "coll_check.h"
+#include "greq_state.h"
 
 #define EXPECT(call, cls)                                                                      \
     do {                                                                                       \
@@ -212,6 +215,23 @@ int main(int argc, char **argv)
     OK(MPI_Iallreduce(a, b, 1, MPI_INT, MPI_SUM, w, &nb));
     EXPECT(MPI_Start(&nb), MPI_ERR_REQUEST);             /* not persistent */
     OK(MPI_Wait(&nb, MPI_STATUS_IGNORE));
+
+    /* MPI_Grequest_start, MPI_Grequest_complete (errors raised on MPI_COMM_SELF) */
+    OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    struct greq g;
+    greq_init(&g, 0, 0, 0);
+    MPI_Request gr;
+    EXPECT(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &g, NULL), MPI_ERR_ARG);
+    EXPECT(MPI_Grequest_start(NULL, greq_free, greq_cancel, &g, &gr), MPI_ERR_ARG);
+    EXPECT(MPI_Grequest_start(greq_query, NULL, greq_cancel, &g, &gr), MPI_ERR_ARG);
+    EXPECT(MPI_Grequest_start(greq_query, greq_free, NULL, &g, &gr), MPI_ERR_ARG);
+    EXPECT(MPI_Grequest_complete(MPI_REQUEST_NULL), MPI_ERR_REQUEST);
+    EXPECT(MPI_Grequest_complete(p), MPI_ERR_REQUEST); /* a persistent collective */
+    OK(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &g, &gr));
+    OK(MPI_Grequest_complete(gr));
+    EXPECT(MPI_Grequest_complete(gr), MPI_ERR_REQUEST); /* twice */
+    OK(MPI_Wait(&gr, MPI_STATUS_IGNORE));
+    CHECK_INT(atomic_load(&g.frees), 1);
 
     /* good calls still work */
     a[0] = rank + 1;
