@@ -1,10 +1,11 @@
 /* coll/coll.h — the collectives layer as the API layer sees it, and the builders' contract.
  *
- * An MPI_<Coll> / MPI_I<coll> entry point checks its arguments (api/coll_*.c), fills a
- * struct loom_coll_args and calls loom__coll_run: it picks an algorithm (select.c), builds
- * the calling rank's schedule with that algorithm's builder (alg_*.c), sets the split-tree
- * boundaries (split.c), and runs it to the end (blocking) or hands it to the task engine
- * (nonblocking). Every builder appends the calling rank's rounds to a schedule (sched.h);
+ * An MPI_<Coll> / MPI_I<coll> / MPI_<Coll>_init entry point checks its arguments
+ * (api/coll_*.c), fills a struct loom_coll_args and calls loom__coll_run (or
+ * loom__coll_persist_init): it picks an algorithm (select.c), builds the calling rank's
+ * schedule with that algorithm's builder (alg_*.c), sets the split-tree boundaries
+ * (split.c), and runs it to the end (blocking), hands it to the task engine (nonblocking) or
+ * keeps it in a persistent request that each MPI_Start reruns. Every builder appends the calling rank's rounds to a schedule (sched.h);
  * it never blocks and never talks to another rank. */
 #ifndef LOOM_COLL_COLL_H
 #define LOOM_COLL_COLL_H
