@@ -300,7 +300,13 @@ static void finish(struct loom_sched *s, struct loom_task *running)
     loom__p2p_status_empty(&r->status, MPI_ANY_SOURCE);
     struct loom_rank *owner = s->owner;
     drop(s);
-    loom__req_complete(r); /* the last touch: the owner may free s from here on */
+    /* A persistent schedule may be restarted as soon as r completes: the task running this
+     * gives itself back now (release: pairs with the acquire in loom__sched_restart, and
+     * with the submit's CAS) and tells the engine GONE, so that MPI_Start need not wait for
+     * the engine to write IDLE after the function returns (task_body). */
+    if (s->persistent && running)
+        loom__store_release(&running->state, LOOM_TASK_IDLE);
+    loom__req_complete(r); /* the last touch: the owner may free or restart s from here on */
     _Atomic int *count = live_of(owner->world_rank);
     if (count) {
         loom__fetch_sub_acq_rel(count, 1);
@@ -320,9 +326,10 @@ static int task_body(struct loom_task *t, int limit)
     loom__self = s->owner; /* act for the owner: its requests, its event */
     int moved = advance(s, limit);
     if (finished(s)) {
+        int persistent = s->persistent; /* s may be restarted once finish() returns */
         finish(s, t);
         loom__self = saved;
-        return LOOM_TASK_DONE;
+        return persistent ? LOOM_TASK_GONE : LOOM_TASK_DONE; /* GONE: finish() set it IDLE */
     }
     if (loom__load_relaxed(&s->cur) >= limit) {
         /* the task's part is over: the rank does the rest (split tree, one-to-all); queued
@@ -486,10 +493,10 @@ int loom__sched_persist(struct loom_sched *s, MPI_Request *out)
 void loom__sched_restart(struct loom_request *r)
 {
     struct loom_sched *s = r->on_complete_arg;
-    /* The last run ended (r completed and was retired), but the task that finished it may
-     * not have returned to the engine yet, which then writes its state: wait for both tasks
-     * to be IDLE (acquire: pairs with the engine's release store). The other one was
-     * cancelled by finish(), which unlinks a queued task or waits for a running one. */
+    /* The last run ended (r completed and was retired). The task that finished it set
+     * itself IDLE before completing r (finish), and the other one was cancelled there
+     * (unlinked if queued, waited for if running): both are IDLE, which this acquire
+     * checks; the loop only guards the rule. */
     while (loom__load_acquire(&s->task.state) != LOOM_TASK_IDLE ||
            loom__load_acquire(&s->leaf.state) != LOOM_TASK_IDLE)
         sched_yield();
