@@ -485,6 +485,17 @@ typedef MPI_Comm_errhandler_function MPI_Handler_function;
 /* MPI 4 creation from groups; loom has no sessions: a group is any group of the job's ranks */
 #define MPI_MAX_STRINGTAG_LEN 256
 
+/* ---- persistent collectives and generalized requests (MPI 4.1, sections 6.13, 13.2) ----
+ * MPI_<Coll>_init: an inactive persistent request, started by MPI_Start / MPI_Startall,
+ * completed by any wait or test, freed when inactive (docs/persistent.md). */
+
+/* Generalized requests: the user runs the operation and calls MPI_Grequest_complete (from
+ * any thread); a wait or test that completes the request calls query_fn (the status), then
+ * free_fn; MPI_Cancel calls cancel_fn. Errors they return are the calls' errors. */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
 /* ---- the MPI calls ----------------------------------------------------------------
  * Every standard call loom has, and its PMPI_ twin for profiling tools: mpi_proto.h is made
  * by the build (loom-bindgen) from the description of the calls in src/api/calls/ and

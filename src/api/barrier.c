@@ -17,7 +17,7 @@ static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request, int nb)
     if (loom__comm_is_inter(c))
         c = c->all;
     struct loom_coll_args a = {0};
-    return loom__coll_call(fn, comm, LOOM_COLL_BARRIER, c, &a, nb ? request : NULL);
+    return loom__coll_call_mode(fn, comm, LOOM_COLL_BARRIER, c, &a, request, nb);
 }
 
 int loom__mpi_barrier(MPI_Comm comm)
@@ -30,4 +30,15 @@ int loom__mpi_ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ibarrier");
     return barrier("MPI_Ibarrier", comm, request, 1);
+}
+
+/* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
+
+int  loom__mpi_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Barrier_init");
+    int rc = loom__coll_check_info("MPI_Barrier_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return barrier("MPI_Barrier_init", comm, request, LOOM_COLL_PERSISTENT);
 }

@@ -58,7 +58,7 @@ static int alltoall(const char *fn, enum form f, const void *sendbuf, int sendco
     enum loom_coll_kind kind = f == PLAIN ? LOOM_COLL_ALLTOALL
                                : f == V   ? LOOM_COLL_ALLTOALLV
                                           : LOOM_COLL_ALLTOALLW;
-    return loom__coll_call(fn, comm, kind, c, &a, nb ? request : NULL);
+    return loom__coll_call_mode(fn, comm, kind, c, &a, request, nb);
 }
 
 int loom__mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -113,4 +113,47 @@ int loom__mpi_ialltoallw(const void *sendbuf, const int sendcounts[], const int 
     LOOM_API_ENTER("MPI_Ialltoallw");
     return alltoall("MPI_Ialltoallw", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
                     recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request, 1);
+}
+
+/* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
+
+int  loom__mpi_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Alltoall_init");
+    int rc = loom__coll_check_info("MPI_Alltoall_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return alltoall("MPI_Alltoall_init", PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
+                    recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, request,
+                    LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Alltoallv_init");
+    int rc = loom__coll_check_info("MPI_Alltoallv_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return alltoall("MPI_Alltoallv_init", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
+                    recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, request,
+                    LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                              MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Alltoallw_init");
+    int rc = loom__coll_check_info("MPI_Alltoallw_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return alltoall("MPI_Alltoallw_init", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
+                    recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request,
+                    LOOM_COLL_PERSISTENT);
 }

@@ -21,7 +21,7 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int ro
                                .root = root};
     if (idle) /* nothing of it is significant, nor checked */
         a = (struct loom_coll_args){.root = root};
-    return loom__coll_call(fn, comm, LOOM_COLL_BCAST, c, &a, nb ? request : NULL);
+    return loom__coll_call_mode(fn, comm, LOOM_COLL_BCAST, c, &a, request, nb);
 }
 
 int loom__mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
@@ -35,4 +35,17 @@ int loom__mpi_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, M
 {
     LOOM_API_ENTER("MPI_Ibcast");
     return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, 1);
+}
+
+/* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
+
+int  loom__mpi_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Bcast_init");
+    int rc = loom__coll_check_info("MPI_Bcast_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return bcast("MPI_Bcast_init", buffer, count, datatype, root, comm, request,
+                 LOOM_COLL_PERSISTENT);
 }

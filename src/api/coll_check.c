@@ -32,8 +32,8 @@ static int check_type(const char *fn, MPI_Comm comm, const char *what, MPI_Datat
     return MPI_SUCCESS;
 }
 
-static int check_null(const char *fn, MPI_Comm comm, const char *what, const void *buf,
-                      long long count, MPI_Datatype type)
+int loom__coll_check_null(const char *fn, MPI_Comm comm, const char *what, const void *buf,
+                          long long count, MPI_Datatype type)
 {
     if (buf == MPI_IN_PLACE)
         return loom__api_error(comm, fn, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, not allowed here",
@@ -53,7 +53,7 @@ int loom__coll_check_buf(const char *fn, MPI_Comm comm, const char *what, const 
     int rc = check_type(fn, comm, what, type);
     if (rc != MPI_SUCCESS)
         return rc;
-    return check_null(fn, comm, what, buf, count, type);
+    return loom__coll_check_null(fn, comm, what, buf, count, type);
 }
 
 int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const void *buf,
@@ -82,7 +82,7 @@ int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const
         /* each rank's block has its own type: a NULL buffer is no buffer for any block whose
          * type starts at its address */
         for (int r = 0; r < size; r++) {
-            int rc = check_null(fn, comm, what, buf, counts[r], types[r]);
+            int rc = loom__coll_check_null(fn, comm, what, buf, counts[r], types[r]);
             if (rc != MPI_SUCCESS)
                 return rc;
         }
@@ -91,7 +91,7 @@ int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const
     int rc = check_type(fn, comm, what, type);
     if (rc != MPI_SUCCESS)
         return rc;
-    return check_null(fn, comm, what, buf, total, type);
+    return loom__coll_check_null(fn, comm, what, buf, total, type);
 }
 
 int loom__coll_check_root(const char *fn, MPI_Comm comm, int root, int size)
@@ -169,4 +169,21 @@ int loom__coll_call(const char *fn, MPI_Comm comm, enum loom_coll_kind kind,
         return loom__api_error(comm, fn, mpi_err, "a message of the collective was truncated: "
                                "the ranks disagree on counts or types");
     return MPI_SUCCESS;
+}
+
+int loom__coll_check_info(const char *fn, MPI_Comm comm, MPI_Info info)
+{
+    if (info != MPI_INFO_NULL && loom__info_invalid_reason(info) != NULL)
+        return loom__api_error(comm, fn, MPI_ERR_INFO, "%s", loom__info_invalid_reason(info));
+    return MPI_SUCCESS;
+}
+
+int loom__coll_call_mode(const char *fn, MPI_Comm comm, enum loom_coll_kind kind,
+                         struct loom_comm *c, const struct loom_coll_args *a,
+                         MPI_Request *request, int mode)
+{
+    if (mode != LOOM_COLL_PERSISTENT)
+        return loom__coll_call(fn, comm, kind, c, a, mode ? request : NULL);
+    int rc = loom__coll_persist_init(kind, c, comm, a, request);
+    return rc == 0 ? MPI_SUCCESS : loom__api_error_code(comm, fn, rc);
 }

@@ -6,8 +6,6 @@
 #include "comm/comm.h"
 #include "dt/dt.h"
 
-#define NB(req, nb) ((nb) ? (req) : NULL)
-
 /* Gather (rcounts NULL) and Gatherv. */
 static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, const int recvcounts[], const int displs[],
@@ -49,8 +47,8 @@ static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Dataty
         a.sbuf = NULL;
         a.stype = NULL;
     }
-    return loom__coll_call(fn, comm, v ? LOOM_COLL_GATHERV : LOOM_COLL_GATHER, c, &a,
-                           NB(request, nb));
+    return loom__coll_call_mode(fn, comm, v ? LOOM_COLL_GATHERV : LOOM_COLL_GATHER, c, &a,
+                                request, nb);
 }
 
 /* Allgather (rcounts NULL) and Allgatherv. */
@@ -86,8 +84,8 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Dat
                                .rcount = (size_t)recvcount, .rtype = recvtype,
                                .rcounts = v ? recvcounts : NULL, .rdispls = v ? displs : NULL,
                                .in_place = in_place};
-    return loom__coll_call(fn, comm, v ? LOOM_COLL_ALLGATHERV : LOOM_COLL_ALLGATHER, c, &a,
-                           NB(request, nb));
+    return loom__coll_call_mode(fn, comm, v ? LOOM_COLL_ALLGATHERV : LOOM_COLL_ALLGATHER, c, &a,
+                                request, nb);
 }
 
 int loom__mpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -157,4 +155,56 @@ int loom__mpi_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
     LOOM_API_ENTER("MPI_Iallgatherv");
     return allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
                      displs, recvtype, comm, request, 1, 1);
+}
+
+/* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
+
+int  loom__mpi_gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Gather_init");
+    int rc = loom__coll_check_info("MPI_Gather_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return gather("MPI_Gather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
+                  recvtype, root, comm, request, LOOM_COLL_PERSISTENT, 0);
+}
+
+int  loom__mpi_gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Gatherv_init");
+    int rc = loom__coll_check_info("MPI_Gatherv_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return gather("MPI_Gatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                  recvtype, root, comm, request, LOOM_COLL_PERSISTENT, 1);
+}
+
+int  loom__mpi_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Allgather_init");
+    int rc = loom__coll_check_info("MPI_Allgather_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return allgather("MPI_Allgather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+                     NULL, recvtype, comm, request, LOOM_COLL_PERSISTENT, 0);
+}
+
+int  loom__mpi_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Allgatherv_init");
+    int rc = loom__coll_check_info("MPI_Allgatherv_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return allgather("MPI_Allgatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                     displs, recvtype, comm, request, LOOM_COLL_PERSISTENT, 1);
 }

@@ -9,8 +9,6 @@
 #include "comm/comm.h"
 #include "dt/dt.h"
 
-#define NB(req, nb) ((nb) ? (req) : NULL)
-
 /* sendbuf (or MPI_IN_PLACE when in_place_ok) and recvbuf of count elements, and the op. */
 static int check_pair(const char *fn, MPI_Comm comm, const void *sendbuf, void *recvbuf,
                       int count, MPI_Datatype type, MPI_Op op, int in_place_ok)
@@ -64,7 +62,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
         a = (struct loom_coll_args){.root = root};
     else if (is_root && inter) /* sendbuf is not significant */
         a.sbuf = NULL;
-    return loom__coll_call(fn, comm, LOOM_COLL_REDUCE, c, &a, NB(request, nb));
+    return loom__coll_call_mode(fn, comm, LOOM_COLL_REDUCE, c, &a, request, nb);
 }
 
 /* Allreduce, Scan, Exscan: the same arguments on every rank. */
@@ -88,7 +86,7 @@ static int everyone(const char *fn, enum loom_coll_kind kind, const void *sendbu
     struct loom_coll_args a = {.sbuf = in_place ? NULL : sendbuf, .rbuf = recvbuf,
                                .scount = (size_t)count, .stype = type, .rcount = (size_t)count,
                                .rtype = type, .op = op, .in_place = in_place};
-    return loom__coll_call(fn, comm, kind, c, &a, NB(request, nb));
+    return loom__coll_call_mode(fn, comm, kind, c, &a, request, nb);
 }
 
 /* Reduce_scatter(_block): recvcounts given, or one count for every rank (block). */
@@ -146,7 +144,7 @@ static int reduce_scatter(const char *fn, enum loom_coll_kind kind, const void *
                                .scount = (size_t)total, .stype = type, .rcount = (size_t)mine,
                                .rtype = type, .rcounts = counts ? counts : recvcounts,
                                .op = op, .in_place = in_place};
-    rc = loom__coll_call(fn, comm, kind, c, &a, NB(request, nb));
+    rc = loom__coll_call_mode(fn, comm, kind, c, &a, request, nb);
     free(counts);
     return rc;
 }
@@ -244,4 +242,75 @@ int loom__mpi_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recv
     LOOM_API_ENTER("MPI_Ireduce_scatter_block");
     return reduce_scatter("MPI_Ireduce_scatter_block", LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
                           recvbuf, NULL, recvcount, datatype, op, comm, request, 1);
+}
+
+/* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
+
+int  loom__mpi_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Reduce_init");
+    int rc = loom__coll_check_info("MPI_Reduce_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return reduce("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm, request,
+                  LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Allreduce_init");
+    int rc = loom__coll_check_info("MPI_Allreduce_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return everyone("MPI_Allreduce_init", LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype,
+                    op, comm, request, LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Scan_init");
+    int rc = loom__coll_check_info("MPI_Scan_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return everyone("MPI_Scan_init", LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                    request, LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Exscan_init");
+    int rc = loom__coll_check_info("MPI_Exscan_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return everyone("MPI_Exscan_init", LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op,
+                    comm, request, LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Reduce_scatter_init");
+    int rc = loom__coll_check_info("MPI_Reduce_scatter_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return reduce_scatter("MPI_Reduce_scatter_init", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
+                          recvcounts, 0, datatype, op, comm, request, LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                         MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Reduce_scatter_block_init");
+    int rc = loom__coll_check_info("MPI_Reduce_scatter_block_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return reduce_scatter("MPI_Reduce_scatter_block_init", LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
+                          recvbuf, NULL, recvcount, datatype, op, comm, request,
+                          LOOM_COLL_PERSISTENT);
 }

@@ -48,8 +48,8 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount, const int
         a.rbuf = NULL;
         a.rtype = NULL;
     }
-    return loom__coll_call(fn, comm, v ? LOOM_COLL_SCATTERV : LOOM_COLL_SCATTER, c, &a,
-                           nb ? request : NULL);
+    return loom__coll_call_mode(fn, comm, v ? LOOM_COLL_SCATTERV : LOOM_COLL_SCATTER, c, &a,
+                                request, nb);
 }
 
 int loom__mpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -85,4 +85,31 @@ int loom__mpi_iscatterv(const void *sendbuf, const int sendcounts[], const int d
     LOOM_API_ENTER("MPI_Iscatterv");
     return scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
                    recvcount, recvtype, root, comm, request, 1, 1);
+}
+
+/* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
+
+int  loom__mpi_scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Scatter_init");
+    int rc = loom__coll_check_info("MPI_Scatter_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return scatter("MPI_Scatter_init", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
+                   recvtype, root, comm, request, LOOM_COLL_PERSISTENT, 0);
+}
+
+int  loom__mpi_scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Scatterv_init");
+    int rc = loom__coll_check_info("MPI_Scatterv_init", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return scatter("MPI_Scatterv_init", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
+                   recvcount, recvtype, root, comm, request, LOOM_COLL_PERSISTENT, 1);
 }

@@ -43,6 +43,9 @@ static int check_vec(const char *fn, MPI_Comm comm, const char *what, const void
         if (loom__dt_check_usable(types[i], &why) != 0)
             return loom__api_error(comm, fn, MPI_ERR_TYPE, "%s: type for neighbour %d: %s",
                                    what, i, why);
+        int rc = loom__coll_check_null(fn, comm, what, buf, counts[i], types[i]);
+        if (rc != MPI_SUCCESS)
+            return rc;
     }
     return MPI_SUCCESS;
 }

@@ -1,7 +1,9 @@
 /* api/p2p_persist.c — persistent requests: *_init, MPI_Start, MPI_Startall.
  * A persistent request keeps its arguments; each start runs the operation again in the same
- * request object, which is inactive between a completion and the next start. */
+ * request object, which is inactive between a completion and the next start. Persistent
+ * collectives (api/coll_*.c, *_init) start here too: their schedule is rerun (coll/run.c). */
 #include "api/p2p_args.h"
+#include "coll/sched.h"
 #include "dt/dt.h"
 #include "p2p/bsend.h"
 
@@ -78,7 +80,9 @@ static void complete_now(struct loom_request *r, int source)
 
 static int start(const char *fn, MPI_Request *request)
 {
-    if (request == NULL || !loom__object_is(*request, LOOM_MAGIC_REQUEST))
+    if (request == NULL)
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "request is NULL");
+    if (!loom__object_is(*request, LOOM_MAGIC_REQUEST))
         return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST,
                                "not a valid request (freed or MPI_REQUEST_NULL?)");
     struct loom_request *r = *request;
@@ -86,6 +90,10 @@ static int start(const char *fn, MPI_Request *request)
         return loom__api_error(r->comm, fn, MPI_ERR_REQUEST, "request is not persistent");
     if (r->active)
         return loom__api_error(r->comm, fn, MPI_ERR_REQUEST, "request is already active");
+    if (r->kind == LOOM_REQ_COLL) { /* a persistent collective: rerun its schedule */
+        loom__sched_restart(r);
+        return MPI_SUCCESS;
+    }
     /* Inactive: nobody else references it, so the owner may reset it with plain stores. */
     atomic_store_explicit(&r->flags, 0, memory_order_relaxed);
     r->error = MPI_SUCCESS;

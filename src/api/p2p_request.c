@@ -1,15 +1,24 @@
 /* api/p2p_request.c — MPI_Request_free, MPI_Request_get_status, MPI_Cancel. */
 #include "api/p2p_args.h"
+#include "p2p/grequest.h"
 
 int loom__mpi_request_free(MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Request_free");
-    if (request == NULL || *request == MPI_REQUEST_NULL)
+    if (request == NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_ARG, "request is NULL");
+    if (*request == MPI_REQUEST_NULL)
         return loom__api_error(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST,
                                "request is MPI_REQUEST_NULL");
     if (!loom__object_is(*request, LOOM_MAGIC_REQUEST))
         return loom__api_error(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST,
                                "not a valid request (freed?)");
+    struct loom_request *r = *request;
+    /* MPI 4.1, 3.7.3: freeing an active persistent collective request is erroneous (its
+     * schedule is the request's and must not outlive it running) */
+    if (r->kind == LOOM_REQ_COLL && r->persistent && r->active)
+        return loom__api_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+                               "persistent collective request is active (complete it first)");
     /* The operation goes on; whoever completes it frees the request. */
     loom__req_release(*request);
     *request = MPI_REQUEST_NULL;
@@ -39,6 +48,16 @@ int loom__mpi_request_get_status(MPI_Request request, int *flag, MPI_Status *sta
     if (!loom__req_is_complete(request) && loom__wait_progress)
         loom__wait_progress(); /* a keypoint, as in MPI_Test */
     *flag = loom__req_is_complete(request);
+    if (*flag && request->kind == LOOM_REQ_GREQ) {
+        /* a generalized request's status is its query_fn's (the request stays as it is) */
+        MPI_Status st = request->status;
+        int err = loom__greq_query(request, &st);
+        loom__p2p_status_out(status, &st);
+        if (err != MPI_SUCCESS)
+            return loom__api_error(request->comm, "MPI_Request_get_status", err,
+                                   "query_fn returned error %d", err);
+        return MPI_SUCCESS;
+    }
     if (*flag)
         loom__p2p_status_out(status, &request->status);
     return MPI_SUCCESS;
@@ -47,7 +66,9 @@ int loom__mpi_request_get_status(MPI_Request request, int *flag, MPI_Status *sta
 int loom__mpi_cancel(MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Cancel");
-    if (request == NULL || *request == MPI_REQUEST_NULL)
+    if (request == NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Cancel", MPI_ERR_ARG, "request is NULL");
+    if (*request == MPI_REQUEST_NULL)
         return loom__api_error(MPI_COMM_WORLD, "MPI_Cancel", MPI_ERR_REQUEST,
                                "request is MPI_REQUEST_NULL");
     struct loom_request *r = *request;
@@ -57,6 +78,13 @@ int loom__mpi_cancel(MPI_Request *request)
     if (r->persistent && !r->active)
         return loom__api_error(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
                                "persistent request is not active");
+    if (r->kind == LOOM_REQ_GREQ) { /* the user's operation: its cancel_fn decides */
+        int err = loom__greq_cancel(r);
+        if (err != MPI_SUCCESS)
+            return loom__api_error(r->comm, "MPI_Cancel", err, "cancel_fn returned error %d",
+                                   err);
+        return MPI_SUCCESS;
+    }
     /* Receives still unmatched are cancelled. Sends are not: the standard allows an
      * implementation to refuse, and a send in loom is matched or queued at once. */
     if (r->kind == LOOM_REQ_RECV && !loom__req_is_complete(r))

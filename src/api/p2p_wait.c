@@ -1,6 +1,9 @@
 /* api/p2p_wait.c — completing requests: Wait, Test and their all/any/some forms.
- * A null handle or an inactive persistent request counts as complete with an empty status. */
+ * A null handle or an inactive persistent request counts as complete with an empty status.
+ * A complete generalized request is settled (its query_fn and free_fn run, p2p/grequest.h)
+ * before its error is looked at. */
 #include "api/p2p_args.h"
+#include "p2p/grequest.h"
 
 /* Reads fields of r: only for a handle already checked (check_one, check_array). */
 static inline int inactive(struct loom_request *r)
@@ -52,6 +55,7 @@ static int check_array(const char *fn, int count, MPI_Request reqs[], const void
 static int finish(MPI_Request *h, MPI_Status *status, MPI_Comm *comm, int set_error)
 {
     struct loom_request *r = *h;
+    loom__greq_settle(r);
     int err = r->error, persistent = r->persistent;
     *comm = r->comm;
     loom__p2p_status_out(status, &r->status);
@@ -76,7 +80,11 @@ static int report(const char *fn, MPI_Comm comm, int err)
         return MPI_SUCCESS;
     if (err == MPI_ERR_IN_STATUS)
         return loom__api_error(comm, fn, err, "a request failed: see the statuses");
-    return loom__api_error(comm, fn, err, "message truncated: the receive buffer is too small");
+    if (err == MPI_ERR_TRUNCATE)
+        return loom__api_error(comm, fn, err,
+                               "message truncated: the receive buffer is too small");
+    return loom__api_error(comm, fn, err, "the request's operation failed (a generalized "
+                           "request's callback returned error %d)", err);
 }
 
 int loom__mpi_wait(MPI_Request *request, MPI_Status *status)
@@ -172,6 +180,7 @@ static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], MPI_
                 st->MPI_ERROR = MPI_SUCCESS;
             continue;
         }
+        loom__greq_settle(reqs[i]);
         if (!failed && reqs[i]->error != MPI_SUCCESS) {
             failed = 1;
             *comm = reqs[i]->comm; /* the first that failed reports */
@@ -303,6 +312,7 @@ static int some(const char *fn, int incount, MPI_Request reqs[], int *outcount, 
     for (int i = 0; i < incount; i++) {
         if (inactive(reqs[i]) || !loom__req_is_complete(reqs[i]))
             continue;
+        loom__greq_settle(reqs[i]);
         if (!failed && reqs[i]->error != MPI_SUCCESS) {
             failed = 1;
             fcomm = reqs[i]->comm; /* the first that failed reports */

@@ -13,6 +13,10 @@ struct loom_comm;
 int loom__coll_check_comm(const char *fn, MPI_Comm comm, struct loom_comm **out);
 /* The same, accepting an intercommunicator (the calls that handle one). */
 int loom__coll_check_comm_any(const char *fn, MPI_Comm comm, struct loom_comm **out);
+/* buf as a buffer of count elements of type: not MPI_IN_PLACE, and not NULL when it holds
+ * data at its start (MPI_BOTTOM with a type of absolute addresses is fine): MPI_ERR_BUFFER. */
+int loom__coll_check_null(const char *fn, MPI_Comm comm, const char *what, const void *buf,
+                          long long count, MPI_Datatype type);
 /* A buffer argument named `what` ("sendbuf"): count >= 0, a usable datatype, not NULL when
  * it holds data, not MPI_IN_PLACE (callers handle the places where it is allowed). */
 int loom__coll_check_buf(const char *fn, MPI_Comm comm, const char *what, const void *buf,
@@ -42,6 +46,14 @@ int loom__coll_check_alias(const char *fn, MPI_Comm comm, const void *sendbuf,
                            const void *recvbuf, int holds_data);
 /* Nonblocking calls: the request pointer. */
 int loom__coll_check_request(const char *fn, MPI_Comm comm, MPI_Request *request);
+/* Persistent calls (*_init): info is MPI_INFO_NULL or a live info object (its hints are
+ * accepted and ignored). */
+int loom__coll_check_info(const char *fn, MPI_Comm comm, MPI_Info info);
+/* Run the collective as mode says (enum loom_coll_mode; request unused when blocking) and
+ * report what went wrong. */
+int loom__coll_call_mode(const char *fn, MPI_Comm comm, enum loom_coll_kind kind,
+                         struct loom_comm *c, const struct loom_coll_args *a,
+                         MPI_Request *request, int mode);
 /* Run the collective (request NULL: blocking) and report what went wrong. */
 int loom__coll_call(const char *fn, MPI_Comm comm, enum loom_coll_kind kind,
                     struct loom_comm *c, const struct loom_coll_args *a, MPI_Request *request);

@@ -140,31 +140,55 @@ static void keep_types(struct loom_sched *s, const struct loom_coll_args *a)
     }
 }
 
-int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
-                   const struct loom_coll_args *a, MPI_Request *req, int *mpi_err)
+/* Build the calling rank's schedule of a nonblocking (S: its split, -1 for none) or blocking
+ * collective; NULL on ENOMEM (*rc set). */
+static struct loom_sched *build_sched(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
+                                      const struct loom_coll_args *a, int nb, int *rc)
 {
     if (loom__comm_is_inter(c))
-        return loom__coll_inter_run(kind, c, h, a, req, mpi_err);
+        return loom__coll_inter_build(kind, c, h, a, nb, rc);
     int n = c->sh->size;
-    if (!req && use_shm(kind, n, a) && !loom__coll_hier_applies(kind, c, a))
-        return loom__coll_shm_run((int)kind, c, a, mpi_err);
-    int S = req ? loom__coll_split_s(kind, n) : -1;
+    int S = nb ? loom__coll_split_s(kind, n) : -1;
     size_t bytes = selection_bytes(kind, a, c->rank == a->root);
     enum loom_coll_alg alg =
         loom__coll_select(kind, n, bytes, a->op ? a->op->commutative : 1, S >= 0);
     builder_fn build = builder(kind, alg);
+    *rc = build ? LOOM_ERR_NOMEM : LOOM_ERR_INTERN;
     if (!build)
-        return LOOM_ERR_INTERN;
+        return NULL;
     struct loom_sched *s = loom__sched_new(c, h);
     if (!s)
-        return LOOM_ERR_NOMEM;
-    if (req)
+        return NULL;
+    if (nb)
         keep_types(s, a);
     if (!loom__coll_hier_build(kind, c, s, a)) /* LOOM_COLL_HIER (alg_hier.c) */
         build(s, a);
     loom__coll_split_apply(s, is_tree(alg) ? S : -1);
     loom__sched_merge_sends(s);
+    return s;
+}
+
+int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
+                   const struct loom_coll_args *a, MPI_Request *req, int *mpi_err)
+{
+    if (!req && !loom__comm_is_inter(c) && use_shm(kind, c->sh->size, a) &&
+        !loom__coll_hier_applies(kind, c, a))
+        return loom__coll_shm_run((int)kind, c, a, mpi_err);
+    int rc;
+    struct loom_sched *s = build_sched(kind, c, h, a, req != NULL, &rc);
+    if (!s)
+        return rc;
     if (!req)
         return loom__sched_run(s, mpi_err);
     return loom__sched_start(s, req);
+}
+
+int loom__coll_persist_init(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
+                            const struct loom_coll_args *a, MPI_Request *req)
+{
+    int rc;
+    struct loom_sched *s = build_sched(kind, c, h, a, 1, &rc);
+    if (!s)
+        return rc;
+    return loom__sched_persist(s, req);
 }

@@ -1,10 +1,11 @@
 /* coll/coll.h — the collectives layer as the API layer sees it, and the builders' contract.
  *
- * An MPI_<Coll> / MPI_I<coll> entry point checks its arguments (api/coll_*.c), fills a
- * struct loom_coll_args and calls loom__coll_run: it picks an algorithm (select.c), builds
- * the calling rank's schedule with that algorithm's builder (alg_*.c), sets the split-tree
- * boundaries (split.c), and runs it to the end (blocking) or hands it to the task engine
- * (nonblocking). Every builder appends the calling rank's rounds to a schedule (sched.h);
+ * An MPI_<Coll> / MPI_I<coll> / MPI_<Coll>_init entry point checks its arguments
+ * (api/coll_*.c), fills a struct loom_coll_args and calls loom__coll_run (or
+ * loom__coll_persist_init): it picks an algorithm (select.c), builds the calling rank's
+ * schedule with that algorithm's builder (alg_*.c), sets the split-tree boundaries
+ * (split.c), and runs it to the end (blocking), hands it to the task engine (nonblocking) or
+ * keeps it in a persistent request that each MPI_Start reruns. Every builder appends the calling rank's rounds to a schedule (sched.h);
  * it never blocks and never talks to another rank. */
 #ifndef LOOM_COLL_COLL_H
 #define LOOM_COLL_COLL_H
@@ -75,11 +76,15 @@ struct loom_coll_args {
 int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
                    const struct loom_coll_args *a, MPI_Request *req, int *mpi_err);
 
-/* loom__coll_run's contract for an intercommunicator c (coll/inter.c): the intercommunicator
- * form of the call (a->root is MPI_ROOT, MPI_PROC_NULL or a rank of the remote group; vector
- * arguments are indexed by remote rank, reduce_scatter's counts by local rank). */
-int loom__coll_inter_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
-                         const struct loom_coll_args *a, MPI_Request *req, int *mpi_err);
+/* The calling rank's schedule of a collective on an intercommunicator c (coll/inter.c), on
+ * the hidden union of both groups: the intercommunicator form of the call (a->root is
+ * MPI_ROOT, MPI_PROC_NULL or a rank of the remote group; vector arguments are indexed by
+ * remote rank, reduce_scatter's counts by local rank). keep: the schedule holds the datatypes
+ * (nonblocking and persistent calls). NULL with *rc a negative loom code on failure.
+ * loom__coll_run and loom__coll_persist_init use it for every intercommunicator. */
+struct loom_sched *loom__coll_inter_build(enum loom_coll_kind kind, struct loom_comm *c,
+                                          MPI_Comm h, const struct loom_coll_args *a, int keep,
+                                          int *rc);
 
 /* Nonblocking (coll/publish.c): rank `root` of c gives every rank r the k pointers
  * table[r*k .. r*k + k-1] (table: [size*k], read during the call, significant at the root),
@@ -87,6 +92,15 @@ int loom__coll_inter_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm
  * loom code. Collective over c, in the order of c's collectives. */
 int loom__coll_ipublish(struct loom_comm *c, MPI_Comm h, int root, void *const *table, int k,
                         void **const *dst, MPI_Request *req);
+
+/* A persistent collective (MPI_<Coll>_init): build the calling rank's schedule once, as for
+ * the nonblocking form, and return an inactive persistent request for it in *req; each
+ * MPI_Start reruns that schedule (sched.h). 0 or a negative loom code. */
+int loom__coll_persist_init(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
+                            const struct loom_coll_args *a, MPI_Request *req);
+
+/* How an entry point runs its collective (api/coll_*.c pass it to loom__coll_call_mode). */
+enum loom_coll_mode { LOOM_COLL_BLOCKING = 0, LOOM_COLL_NONBLOCKING, LOOM_COLL_PERSISTENT };
 
 /* ---- selection (select.c) ---- */
 /* The algorithm for a call: LOOM_COLL_<NAME>_ALGO when set, else the rule of select.c.

@@ -170,14 +170,16 @@ static void keep_types(struct loom_sched *s, const struct pair *p, const struct 
     }
 }
 
-int loom__coll_inter_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
-                         const struct loom_coll_args *a, MPI_Request *req, int *mpi_err)
+struct loom_sched *loom__coll_inter_build(enum loom_coll_kind kind, struct loom_comm *c,
+                                          MPI_Comm h, const struct loom_coll_args *a, int keep,
+                                          int *rc)
 {
     struct pair p = pair_of(c);
     struct loom_sched *s = loom__sched_new(c->all, h);
+    *rc = LOOM_ERR_NOMEM;
     if (!s)
-        return LOOM_ERR_NOMEM;
-    if (req)
+        return NULL;
+    if (keep)
         keep_types(s, &p, a);
     switch (kind) {
     case LOOM_COLL_BCAST:
@@ -211,9 +213,8 @@ int loom__coll_inter_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm
     default: /* scan, exscan: not defined on intercommunicators (refused by the API);
               * barrier: run on the union itself (api/barrier.c) */
         loom__sched_free(s);
-        return LOOM_ERR_COMM;
+        *rc = LOOM_ERR_COMM;
+        return NULL;
     }
-    if (!req)
-        return loom__sched_run(s, mpi_err);
-    return loom__sched_start(s, req);
+    return s;
 }

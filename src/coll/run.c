@@ -287,7 +287,10 @@ static void request_gone(struct loom_request *r)
 static void finish(struct loom_sched *s, struct loom_task *running)
 {
     struct loom_request *r = s->req;
-    release_scratch(s); /* before the live count drops: the owner's finalize drains its cache */
+    /* before the live count drops: the owner's finalize drains its cache. A persistent
+     * schedule keeps its scratch for the next start (freed with the schedule). */
+    if (!s->persistent)
+        release_scratch(s);
     loom__store_release(&s->done, 1);
     if (running != &s->task)
         loom__task_cancel(&s->task); /* returns at once if idle; a running one sees busy */
@@ -297,7 +300,13 @@ static void finish(struct loom_sched *s, struct loom_task *running)
     loom__p2p_status_empty(&r->status, MPI_ANY_SOURCE);
     struct loom_rank *owner = s->owner;
     drop(s);
-    loom__req_complete(r); /* the last touch: the owner may free s from here on */
+    /* A persistent schedule may be restarted as soon as r completes: the task running this
+     * gives itself back now (release: pairs with the acquire in loom__sched_restart, and
+     * with the submit's CAS) and tells the engine GONE, so that MPI_Start need not wait for
+     * the engine to write IDLE after the function returns (task_body). */
+    if (s->persistent && running)
+        loom__store_release(&running->state, LOOM_TASK_IDLE);
+    loom__req_complete(r); /* the last touch: the owner may free or restart s from here on */
     _Atomic int *count = live_of(owner->world_rank);
     if (count) {
         loom__fetch_sub_acq_rel(count, 1);
@@ -317,9 +326,10 @@ static int task_body(struct loom_task *t, int limit)
     loom__self = s->owner; /* act for the owner: its requests, its event */
     int moved = advance(s, limit);
     if (finished(s)) {
+        int persistent = s->persistent; /* s may be restarted once finish() returns */
         finish(s, t);
         loom__self = saved;
-        return LOOM_TASK_DONE;
+        return persistent ? LOOM_TASK_GONE : LOOM_TASK_DONE; /* GONE: finish() set it IDLE */
     }
     if (loom__load_relaxed(&s->cur) >= limit) {
         /* the task's part is over: the rank does the rest (split tree, one-to-all); queued
@@ -395,17 +405,9 @@ static void placement(struct loom_task *t, struct loom_rank *me)
     }
 }
 
-int loom__sched_start(struct loom_sched *s, MPI_Request *out)
+/* Wire a built schedule to its request r and its tasks (once, before the first run). */
+static void attach(struct loom_sched *s, struct loom_request *r)
 {
-    if (s->nomem) {
-        loom__sched_free(s);
-        return LOOM_ERR_NOMEM;
-    }
-    struct loom_request *r = loom__req_new(LOOM_REQ_COLL);
-    if (!r) {
-        loom__sched_free(s);
-        return LOOM_ERR_NOMEM;
-    }
     r->comm = s->comm;
     r->on_complete = request_gone;
     r->on_complete_arg = s;
@@ -424,7 +426,13 @@ int loom__sched_start(struct loom_sched *s, MPI_Request *out)
     s->leaf.owner = me->world_rank;
     s->leaf.queue = me->home_queue;
     s->leaf.strict = 1;
-    _Atomic int *count = live_of(me->world_rank);
+}
+
+/* Run the call's part of an attached schedule and hand the rest to its tasks. */
+static void launch(struct loom_sched *s)
+{
+    struct loom_rank *me = loom__self;
+    _Atomic int *count = live_of(s->owner->world_rank);
     if (count)
         loom__fetch_add_acq_rel(count, 1);
     /* split tree, all-to-one: the leaf levels run here, before the schedule is handed over */
@@ -433,7 +441,6 @@ int loom__sched_start(struct loom_sched *s, MPI_Request *out)
     /* Start what can start now, unless the rounds belong to the progress threads. */
     if (loom__job.progress_mode != LOOM_PROGRESS_THREAD || !me->progress)
         advance(s, s->task_end);
-    *out = r;
     if (finished(s)) {
         loom__store_release(&s->busy, 1);
         finish(s, NULL);
@@ -442,5 +449,70 @@ int loom__sched_start(struct loom_sched *s, MPI_Request *out)
     } else {
         loom__task_submit(&s->task);
     }
+}
+
+int loom__sched_start(struct loom_sched *s, MPI_Request *out)
+{
+    if (s->nomem) {
+        loom__sched_free(s);
+        return LOOM_ERR_NOMEM;
+    }
+    loom__coll_note_alloc();
+    struct loom_request *r = loom__req_new(LOOM_REQ_COLL);
+    if (!r) {
+        loom__sched_free(s);
+        return LOOM_ERR_NOMEM;
+    }
+    attach(s, r);
+    *out = r; /* before launch: the schedule may complete r at once, never free it */
+    launch(s);
     return 0;
+}
+
+/* ---- persistent ----------------------------------------------------------------------- */
+
+int loom__sched_persist(struct loom_sched *s, MPI_Request *out)
+{
+    if (s->nomem) {
+        loom__sched_free(s);
+        return LOOM_ERR_NOMEM;
+    }
+    loom__coll_note_alloc();
+    struct loom_request *r = loom__req_new(LOOM_REQ_COLL);
+    if (!r) {
+        loom__sched_free(s);
+        return LOOM_ERR_NOMEM;
+    }
+    r->persistent = 1; /* inactive until MPI_Start; freed (with s) by MPI_Request_free */
+    s->persistent = 1;
+    attach(s, r);
+    *out = r;
+    return 0;
+}
+
+void loom__sched_restart(struct loom_request *r)
+{
+    struct loom_sched *s = r->on_complete_arg;
+    /* The last run ended (r completed and was retired). The task that finished it set
+     * itself IDLE before completing r (finish), and the other one was cancelled there
+     * (unlinked if queued, waited for if running): both are IDLE, which this acquire
+     * checks; the loop only guards the rule. */
+    while (loom__load_acquire(&s->task.state) != LOOM_TASK_IDLE ||
+           loom__load_acquire(&s->leaf.state) != LOOM_TASK_IDLE)
+        sched_yield();
+    /* Nobody else touches s now (busy was dropped before r completed; the acquire on r's
+     * COMPLETE in the retiring wait or test saw every write of the last holder): plain and
+     * relaxed stores, published to the tasks by their submission. */
+    loom__store_relaxed(&s->cur, 0);
+    loom__store_relaxed(&s->started, 0);
+    loom__store_relaxed(&s->done, 0);
+    loom__store_relaxed(&s->busy, 0);
+    s->err = MPI_SUCCESS;
+    s->idle_runs = 0;
+    init_requests(s); /* the sends and receives are complete: nobody reads their flags */
+    atomic_store_explicit(&r->flags, 0, memory_order_relaxed);
+    r->error = MPI_SUCCESS;
+    r->cancelled = 0;
+    r->active = 1;
+    launch(s);
 }

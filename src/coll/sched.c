@@ -12,6 +12,7 @@
 #include "comm/comm.h"
 #include "core/atomic.h"
 #include "core/rank.h"
+#include "core/tls.h"
 #include "dt/dt.h"
 #include "p2p/p2p.h"
 
@@ -19,8 +20,23 @@
  * nomem never runs. */
 static max_align_t dummy_scratch;
 
+/* Allocations for schedules made by this thread (loom__coll_allocs_here): its own thread
+ * only, so a plain thread-local. */
+static LOOM_TLS_FAST unsigned long allocs_here;
+
+void loom__coll_note_alloc(void)
+{
+    allocs_here++;
+}
+
+unsigned long loom__coll_allocs_here(void)
+{
+    return allocs_here;
+}
+
 struct loom_sched *loom__sched_new(struct loom_comm *c, MPI_Comm h)
 {
+    allocs_here++;
     struct loom_sched *s = calloc(1, sizeof *s); /* freed by loom__sched_free */
     if (!s)
         return NULL;
@@ -67,6 +83,7 @@ static int grow(void **arr, int *cap, int n, size_t size)
     if (n < *cap)
         return 0;
     int ncap = *cap ? *cap * 2 : 8;
+    allocs_here++;
     void *p = realloc(*arr, (size_t)ncap * size);
     if (!p)
         return -1;
@@ -178,6 +195,7 @@ void *loom__sched_bytes(struct loom_sched *s, size_t n)
         return &dummy_scratch;
     /* from the rank's scratch cache: a schedule's temporaries go back to it when the
      * schedule ends (run.c), so repeated large collectives reuse the same pages */
+    allocs_here++;
     void *p = loom__coll_scratch_get(s->owner, n);
     if (!p || grow((void **)&s->tmps, &s->captmps, s->ntmps, sizeof *s->tmps) != 0) {
         loom__coll_scratch_free(p);
@@ -247,6 +265,7 @@ void loom__sched_merge_sends(struct loom_sched *s)
     if (s->nomem || s->nrounds < 2)
         return;
     int n = s->nrounds;
+    allocs_here++;
     int *end = malloc((size_t)n * sizeof *end); /* the ends before merging; freed below */
     if (!end)
         return; /* merging is an optimization */

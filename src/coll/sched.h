@@ -19,7 +19,13 @@
  * engine (coll/run.c): from then on the fields marked "under busy" are touched only by the
  * thread holding `busy` (a try-lock: acquire on take, release on drop); the build fields are
  * read-only. The memory is freed through the core quarantine once the user's request is gone
- * and both tasks are idle. */
+ * and both tasks are idle.
+ *
+ * Persistent (MPI_<Coll>_init): built once at init, with its requests, tasks and scratch, and
+ * rerun by every MPI_Start (loom__sched_restart): the progress state is reset by the owner
+ * while the request is inactive (nobody else touches the schedule then: its tasks are idle,
+ * its requests complete), nothing is allocated. Its scratch stays with it between starts and
+ * its memory goes to the quarantine when the user frees the inactive request. */
 #ifndef LOOM_COLL_SCHED_H
 #define LOOM_COLL_SCHED_H
 #include <stdatomic.h>
@@ -74,6 +80,7 @@ struct loom_sched {
     int ntypes, captypes;
     struct loom_op *op;          /* retained operation (reductions), or NULL */
     int nomem;                   /* an allocation failed while building */
+    uint8_t persistent;          /* made by an *_init call: rerun by MPI_Start, kept until freed */
     /* where it runs */
     struct loom_p2p_ctx *ctx;
     MPI_Comm comm;               /* the user's handle, for errors */
@@ -136,6 +143,16 @@ int loom__sched_run(struct loom_sched *s, int *mpi_err);
  * the request in *out. The schedule belongs to the request from then on. 0 or a negative
  * loom code (then the schedule has been freed). */
 int loom__sched_start(struct loom_sched *s, MPI_Request *out);
+/* Persistent collective (*_init): wrap the built schedule in an inactive persistent request,
+ * returned in *out. 0 or a negative loom code (then the schedule has been freed). */
+int loom__sched_persist(struct loom_sched *s, MPI_Request *out);
+/* MPI_Start of an inactive persistent collective request: reset its schedule and run it again
+ * as loom__sched_start does, without allocating. Owner's threads only. */
+void loom__sched_restart(struct loom_request *r);
+/* Allocations the collectives layer made for schedules and their requests in the calling
+ * thread (a counter per thread, for tests: a persistent start must not move it). */
+unsigned long loom__coll_allocs_here(void);
+void loom__coll_note_alloc(void); /* count one (sched.c, run.c) */
 /* Job start (before any rank runs; 0 or -1 on ENOMEM) and end (after all stopped): the
  * per-rank counts of live nonblocking collectives and the scratch caches. */
 int loom__coll_job_init(int nranks);

@@ -32,6 +32,7 @@ enum loom_req_kind {
     LOOM_REQ_RECV,
     LOOM_REQ_DONE, /* complete at birth: PROC_NULL, buffered or eager sends */
     LOOM_REQ_COLL, /* a nonblocking collective (coll/): completes when its schedule ends */
+    LOOM_REQ_GREQ, /* a generalized request (p2p/grequest.h): completed by the user */
 };
 
 enum loom_send_mode { LOOM_SEND_STANDARD = 0, LOOM_SEND_SYNC, LOOM_SEND_READY,

@@ -18,6 +18,10 @@ struct walk {
     int keyval;             /* a communicator keyval */
     int type_keyval;        /* a datatype keyval */
     MPI_Comm cart, graph, dist; /* comm with a topology: 1-D periodic, a self-loop, one */
+    MPI_Comm half, inter;   /* the ranks of comm of this rank's parity; an intercommunicator
+                               between the two halves */
+    MPI_Group half_group, other_group; /* the two halves */
+    int remote_leader;      /* the other half's rank 0, as a rank of comm */
     MPI_Datatype vector;    /* a committed derived type */
     char *argv[2];          /* {"walk", NULL} */
     int distribs[WALK_N], dargs[WALK_N]; /* block distribution, default arguments (darray) */
@@ -52,6 +56,9 @@ struct walk {
 
 void walk_user_fn(void *in, void *inout, int *len, MPI_Datatype *type);
 void walk_errhandler_fn(MPI_Comm *comm, int *code, ...);
+int walk_query_fn(void *extra_state, MPI_Status *status);
+int walk_free_fn(void *extra_state);
+int walk_cancel_fn(void *extra_state, int complete);
 /* Before each call: reset the scratch fields, note what is tried (a watchdog names it if the
  * call never returns). */
 void walk_reset(struct walk *W, const char *call, const char *param);
