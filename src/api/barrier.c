@@ -34,7 +34,7 @@ int loom__mpi_ibarrier(MPI_Comm comm, MPI_Request *request)
 
 /* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
 
-int  loom__mpi_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Barrier_init");
     int rc = loom__coll_check_info("MPI_Barrier_init", comm, info);

@@ -117,9 +117,9 @@ int loom__mpi_ialltoallw(const void *sendbuf, const int sendcounts[], const int 
 
 /* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
 
-int  loom__mpi_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Info info, MPI_Request *request)
+int loom__mpi_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Alltoall_init");
     int rc = loom__coll_check_info("MPI_Alltoall_init", comm, info);
@@ -130,10 +130,10 @@ int  loom__mpi_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype se
                     LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                              MPI_Info info, MPI_Request *request)
+int loom__mpi_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Alltoallv_init");
     int rc = loom__coll_check_info("MPI_Alltoallv_init", comm, info);
@@ -144,10 +144,10 @@ int  loom__mpi_alltoallv_init(const void *sendbuf, const int sendcounts[], const
                     LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                              MPI_Info info, MPI_Request *request)
+int loom__mpi_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Alltoallw_init");
     int rc = loom__coll_check_info("MPI_Alltoallw_init", comm, info);

@@ -39,8 +39,8 @@ int loom__mpi_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, M
 
 /* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
 
-int  loom__mpi_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                          MPI_Info info, MPI_Request *request)
+int loom__mpi_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Bcast_init");
     int rc = loom__coll_check_info("MPI_Bcast_init", comm, info);

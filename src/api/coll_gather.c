@@ -159,9 +159,9 @@ int loom__mpi_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
 
 /* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
 
-int  loom__mpi_gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                           MPI_Info info, MPI_Request *request)
+int loom__mpi_gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Gather_init");
     int rc = loom__coll_check_info("MPI_Gather_init", comm, info);
@@ -171,10 +171,9 @@ int  loom__mpi_gather_init(const void *sendbuf, int sendcount, MPI_Datatype send
                   recvtype, root, comm, request, LOOM_COLL_PERSISTENT, 0);
 }
 
-int  loom__mpi_gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, const int recvcounts[], const int displs[],
-                            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                            MPI_Request *request)
+int loom__mpi_gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                           int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Gatherv_init");
     int rc = loom__coll_check_info("MPI_Gatherv_init", comm, info);
@@ -184,9 +183,9 @@ int  loom__mpi_gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sen
                   recvtype, root, comm, request, LOOM_COLL_PERSISTENT, 1);
 }
 
-int  loom__mpi_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                              MPI_Info info, MPI_Request *request)
+int loom__mpi_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Allgather_init");
     int rc = loom__coll_check_info("MPI_Allgather_init", comm, info);
@@ -196,10 +195,10 @@ int  loom__mpi_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype s
                      NULL, recvtype, comm, request, LOOM_COLL_PERSISTENT, 0);
 }
 
-int  loom__mpi_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, const int recvcounts[], const int displs[],
-                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                               MPI_Request *request)
+int loom__mpi_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Allgatherv_init");
     int rc = loom__coll_check_info("MPI_Allgatherv_init", comm, info);

@@ -246,8 +246,8 @@ int loom__mpi_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recv
 
 /* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
 
-int  loom__mpi_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                           MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Reduce_init");
     int rc = loom__coll_check_info("MPI_Reduce_init", comm, info);
@@ -257,8 +257,8 @@ int  loom__mpi_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Da
                   LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                              MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Allreduce_init");
     int rc = loom__coll_check_info("MPI_Allreduce_init", comm, info);
@@ -268,8 +268,8 @@ int  loom__mpi_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI
                     op, comm, request, LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Scan_init");
     int rc = loom__coll_check_info("MPI_Scan_init", comm, info);
@@ -279,8 +279,8 @@ int  loom__mpi_scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Data
                     request, LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                           MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Exscan_init");
     int rc = loom__coll_check_info("MPI_Exscan_init", comm, info);
@@ -290,9 +290,9 @@ int  loom__mpi_exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Da
                     comm, request, LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
+int loom__mpi_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Reduce_scatter_init");
     int rc = loom__coll_check_info("MPI_Reduce_scatter_init", comm, info);
@@ -302,9 +302,9 @@ int  loom__mpi_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int
                           recvcounts, 0, datatype, op, comm, request, LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                         MPI_Info info, MPI_Request *request)
+int loom__mpi_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                        MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Reduce_scatter_block_init");
     int rc = loom__coll_check_info("MPI_Reduce_scatter_block_init", comm, info);

@@ -89,9 +89,9 @@ int loom__mpi_iscatterv(const void *sendbuf, const int sendcounts[], const int d
 
 /* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
 
-int  loom__mpi_scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                            MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Scatter_init");
     int rc = loom__coll_check_info("MPI_Scatter_init", comm, info);
@@ -101,10 +101,10 @@ int  loom__mpi_scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sen
                    recvtype, root, comm, request, LOOM_COLL_PERSISTENT, 0);
 }
 
-int  loom__mpi_scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
-                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                             MPI_Request *request)
+int loom__mpi_scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Scatterv_init");
     int rc = loom__coll_check_info("MPI_Scatterv_init", comm, info);

@@ -37,8 +37,8 @@ static int check_member(const char *fn, const char *what, MPI_Group g)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
-                                      MPI_Errhandler errhandler, MPI_Comm *newcomm)
+int loom__mpi_comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                                     MPI_Errhandler errhandler, MPI_Comm *newcomm)
 {
     LOOM_API_ENTER("MPI_Comm_create_from_group");
     const char *fn = "MPI_Comm_create_from_group";
@@ -64,10 +64,10 @@ int  loom__mpi_comm_create_from_group(MPI_Group group, const char *stringtag, MP
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_intercomm_create_from_groups(MPI_Group local_group, int local_leader,
-                                            MPI_Group remote_group, int remote_leader,
-                                            const char *stringtag, MPI_Info info,
-                                            MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+int loom__mpi_intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                           MPI_Group remote_group, int remote_leader,
+                                           const char *stringtag, MPI_Info info,
+                                           MPI_Errhandler errhandler, MPI_Comm *newintercomm)
 {
     LOOM_API_ENTER("MPI_Intercomm_create_from_groups");
     const char *fn = "MPI_Intercomm_create_from_groups";

@@ -30,14 +30,14 @@ static int idup(const char *fn, MPI_Comm comm, MPI_Info info, int use_info, MPI_
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+int loom__mpi_comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Comm_idup");
     return idup("MPI_Comm_idup", comm, MPI_INFO_NULL, 0, newcomm, request);
 }
 
-int  loom__mpi_comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
-                                   MPI_Request *request)
+int loom__mpi_comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                                  MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Comm_idup_with_info");
     return idup("MPI_Comm_idup_with_info", comm, info, 1, newcomm, request);

@@ -19,7 +19,7 @@ static int check_type(const char *fn, MPI_Datatype t)
     return why ? FAIL(fn, MPI_ERR_TYPE, "datatype %s", why) : MPI_SUCCESS;
 }
 
-int   loom__mpi_type_commit(MPI_Datatype *datatype)
+int loom__mpi_type_commit(MPI_Datatype *datatype)
 {
     LOOM_API_ENTER("MPI_Type_commit");
     static const char fn[] = "MPI_Type_commit";
@@ -35,7 +35,7 @@ int   loom__mpi_type_commit(MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-int   loom__mpi_type_free(MPI_Datatype *datatype)
+int loom__mpi_type_free(MPI_Datatype *datatype)
 {
     LOOM_API_ENTER("MPI_Type_free");
     static const char fn[] = "MPI_Type_free";
@@ -58,7 +58,19 @@ int   loom__mpi_type_free(MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-int   loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+/* The arguments of the extent queries: a usable datatype and two places for the results. */
+static int check_extent_args(const char *fn, MPI_Datatype datatype, const void *lb,
+                             const void *extent, const char *lb_name, const char *extent_name)
+{
+    int rc = check_type(fn, datatype);
+    if (rc)
+        return rc;
+    if (lb == NULL || extent == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", lb == NULL ? lb_name : extent_name);
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     LOOM_API_ENTER("MPI_Type_get_extent");
     return loom__api_type_extent("MPI_Type_get_extent", datatype, lb, extent);
@@ -67,61 +79,51 @@ int   loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *e
 int loom__api_type_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *lb,
                           MPI_Aint *extent)
 {
-    int rc = check_type(fn, datatype);
+    int rc = check_extent_args(fn, datatype, lb, extent, "lb", "extent");
     if (rc)
         return rc;
-    if (lb == NULL || extent == NULL)
-        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", lb == NULL ? "lb" : "extent");
     *lb = (MPI_Aint)datatype->lb;
     *extent = (MPI_Aint)datatype->extent;
     return MPI_SUCCESS;
 }
 
-int   loom__mpi_type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
-                                     MPI_Aint *true_extent)
+int loom__mpi_type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
     LOOM_API_ENTER("MPI_Type_get_true_extent");
-    static const char fn[] = "MPI_Type_get_true_extent";
-    int rc = check_type(fn, datatype);
+    int rc = check_extent_args("MPI_Type_get_true_extent", datatype, true_lb, true_extent,
+                               "true_lb", "true_extent");
     if (rc)
         return rc;
-    if (true_lb == NULL || true_extent == NULL)
-        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", true_lb == NULL ? "true_lb" : "true_extent");
     *true_lb = (MPI_Aint)datatype->true_lb;
     *true_extent = (MPI_Aint)datatype->true_extent;
     return MPI_SUCCESS;
 }
 
-int   loom__mpi_type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+int loom__mpi_type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     LOOM_API_ENTER("MPI_Type_get_extent_x");
-    static const char fn[] = "MPI_Type_get_extent_x";
-    int rc = check_type(fn, datatype);
+    int rc = check_extent_args("MPI_Type_get_extent_x", datatype, lb, extent, "lb", "extent");
     if (rc)
         return rc;
-    if (lb == NULL || extent == NULL)
-        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", lb == NULL ? "lb" : "extent");
     *lb = (MPI_Count)datatype->lb;
     *extent = (MPI_Count)datatype->extent;
     return MPI_SUCCESS;
 }
 
-int   loom__mpi_type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
-                                       MPI_Count *true_extent)
+int loom__mpi_type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                     MPI_Count *true_extent)
 {
     LOOM_API_ENTER("MPI_Type_get_true_extent_x");
-    static const char fn[] = "MPI_Type_get_true_extent_x";
-    int rc = check_type(fn, datatype);
+    int rc = check_extent_args("MPI_Type_get_true_extent_x", datatype, true_lb, true_extent,
+                               "true_lb", "true_extent");
     if (rc)
         return rc;
-    if (true_lb == NULL || true_extent == NULL)
-        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", true_lb == NULL ? "true_lb" : "true_extent");
     *true_lb = (MPI_Count)datatype->true_lb;
     *true_extent = (MPI_Count)datatype->true_extent;
     return MPI_SUCCESS;
 }
 
-int   loom__mpi_type_size(MPI_Datatype datatype, int *size)
+int loom__mpi_type_size(MPI_Datatype datatype, int *size)
 {
     LOOM_API_ENTER("MPI_Type_size");
     static const char fn[] = "MPI_Type_size";
@@ -134,7 +136,7 @@ int   loom__mpi_type_size(MPI_Datatype datatype, int *size)
     return MPI_SUCCESS;
 }
 
-int   loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
+int loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     LOOM_API_ENTER("MPI_Type_size_x");
     static const char fn[] = "MPI_Type_size_x";
@@ -147,7 +149,7 @@ int   loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
-int   loom__mpi_type_set_name(MPI_Datatype datatype, const char *name)
+int loom__mpi_type_set_name(MPI_Datatype datatype, const char *name)
 {
     LOOM_API_ENTER("MPI_Type_set_name");
     static const char fn[] = "MPI_Type_set_name";
@@ -160,7 +162,7 @@ int   loom__mpi_type_set_name(MPI_Datatype datatype, const char *name)
     return MPI_SUCCESS;
 }
 
-int   loom__mpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
+int loom__mpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
 {
     LOOM_API_ENTER("MPI_Type_get_name");
     static const char fn[] = "MPI_Type_get_name";
@@ -173,7 +175,7 @@ int   loom__mpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-int   loom__mpi_get_address(const void *location, MPI_Aint *address)
+int loom__mpi_get_address(const void *location, MPI_Aint *address)
 {
     LOOM_API_ENTER("MPI_Get_address");
     return loom__api_get_address("MPI_Get_address", location, address);
@@ -189,12 +191,12 @@ int loom__api_get_address(const char *fn, const void *location, MPI_Aint *addres
 
 /* MPI_Aint_add and MPI_Aint_diff return an address, not an error code: no checks. Addresses
  * are plain integers here, so this is integer arithmetic (done unsigned: no overflow UB). */
-MPI_Aint   loom__mpi_aint_add(MPI_Aint base, MPI_Aint disp)
+MPI_Aint loom__mpi_aint_add(MPI_Aint base, MPI_Aint disp)
 {
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 
-MPI_Aint   loom__mpi_aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+MPI_Aint loom__mpi_aint_diff(MPI_Aint addr1, MPI_Aint addr2)
 {
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }

@@ -93,7 +93,7 @@ static int finish(const char *fn, int rc, struct loom_datatype *const *t,
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_contiguous");
     static const char fn[] = "MPI_Type_contiguous";
@@ -109,8 +109,8 @@ int  loom__mpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *ne
     return finish(fn, loom__dt_contiguous((size_t)count, oldtype, &t), &t, c, newtype);
 }
 
-int  loom__mpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                           MPI_Datatype *newtype)
+int loom__mpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                          MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_vector");
     static const char fn[] = "MPI_Type_vector";
@@ -130,8 +130,8 @@ int  loom__mpi_type_vector(int count, int blocklength, int stride, MPI_Datatype 
     return finish(fn, rc, &t, c, newtype);
 }
 
-int  loom__mpi_type_create_hvector(int count, int blocklength, MPI_Aint stride,
-                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hvector");
     return loom__api_type_hvector("MPI_Type_create_hvector", count, blocklength, stride,
@@ -236,17 +236,17 @@ static int indexed(const char *fn, int count, const int *blens, int blen, const 
     return finish(fn, rc, &t, c, newtype);
 }
 
-int  loom__mpi_type_indexed(int count, const int blocklengths[], const int displacements[],
-                            MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_indexed(int count, const int blocklengths[], const int displacements[],
+                           MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_indexed");
     return indexed("MPI_Type_indexed", count, blocklengths, 0, displacements, NULL, NULL,
                    oldtype, MPI_COMBINER_INDEXED, newtype);
 }
 
-int  loom__mpi_type_create_hindexed(int count, const int blocklengths[],
-                                    const MPI_Aint displacements[], MPI_Datatype oldtype,
-                                    MPI_Datatype *newtype)
+int loom__mpi_type_create_hindexed(int count, const int blocklengths[],
+                                   const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hindexed");
     return loom__api_type_hindexed("MPI_Type_create_hindexed", count, blocklengths,
@@ -261,8 +261,8 @@ int loom__api_type_hindexed(const char *fn, int count, const int blocklengths[],
                    MPI_COMBINER_HINDEXED, newtype);
 }
 
-int  loom__mpi_type_create_indexed_block(int count, int blocklength, const int displacements[],
-                                         MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_create_indexed_block(int count, int blocklength, const int displacements[],
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_indexed_block");
     static const char fn[] = "MPI_Type_create_indexed_block";
@@ -270,9 +270,8 @@ int  loom__mpi_type_create_indexed_block(int count, int blocklength, const int d
                    MPI_COMBINER_INDEXED_BLOCK, newtype);
 }
 
-int  loom__mpi_type_create_hindexed_block(int count, int blocklength,
-                                          const MPI_Aint displacements[], MPI_Datatype oldtype,
-                                          MPI_Datatype *newtype)
+int loom__mpi_type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[],
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hindexed_block");
     static const char fn[] = "MPI_Type_create_hindexed_block";
@@ -280,9 +279,9 @@ int  loom__mpi_type_create_hindexed_block(int count, int blocklength,
                    MPI_COMBINER_HINDEXED_BLOCK, newtype);
 }
 
-int  loom__mpi_type_create_struct(int count, const int blocklengths[],
-                                  const MPI_Aint displacements[], const MPI_Datatype types[],
-                                  MPI_Datatype *newtype)
+int loom__mpi_type_create_struct(int count, const int blocklengths[],
+                                 const MPI_Aint displacements[], const MPI_Datatype types[],
+                                 MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_struct");
     return loom__api_type_struct("MPI_Type_create_struct", count, blocklengths, displacements,
@@ -297,8 +296,8 @@ int loom__api_type_struct(const char *fn, int count, const int blocklengths[],
                    MPI_COMBINER_STRUCT, newtype);
 }
 
-int  loom__mpi_type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                                   MPI_Datatype *newtype)
+int loom__mpi_type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                  MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_resized");
     static const char fn[] = "MPI_Type_create_resized";
@@ -318,9 +317,9 @@ int  loom__mpi_type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint e
                   newtype);
 }
 
-int  loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subsizes[],
-                                    const int starts[], int order, MPI_Datatype oldtype,
-                                    MPI_Datatype *newtype)
+int loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subsizes[],
+                                   const int starts[], int order, MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_subarray");
     static const char fn[] = "MPI_Type_create_subarray";
@@ -364,7 +363,7 @@ int  loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subs
                   c, newtype);
 }
 
-int  loom__mpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_dup");
     static const char fn[] = "MPI_Type_dup";

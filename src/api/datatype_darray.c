@@ -45,10 +45,10 @@ static int check_dim(const char *fn, int i, int gsize, int distrib, int darg, in
     }
 }
 
-int  loom__mpi_type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                                  const int array_of_distribs[], const int array_of_dargs[],
-                                  const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                                  MPI_Datatype *newtype)
+int loom__mpi_type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                 const int array_of_distribs[], const int array_of_dargs[],
+                                 const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_darray");
     static const char fn[] = "MPI_Type_create_darray";

@@ -12,8 +12,8 @@
 
 #define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
 
-int  loom__mpi_type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
-                                 int *num_datatypes, int *combiner)
+int loom__mpi_type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                int *num_datatypes, int *combiner)
 {
     LOOM_API_ENTER("MPI_Type_get_envelope");
     static const char fn[] = "MPI_Type_get_envelope";
@@ -34,9 +34,9 @@ int  loom__mpi_type_get_envelope(MPI_Datatype datatype, int *num_integers, int *
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
-                                 int max_datatypes, int array_of_integers[],
-                                 MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+int loom__mpi_type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                                int max_datatypes, int array_of_integers[],
+                                MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
     LOOM_API_ENTER("MPI_Type_get_contents");
     static const char fn[] = "MPI_Type_get_contents";

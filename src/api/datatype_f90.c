@@ -39,7 +39,7 @@ static int check_pr(const char *fn, int p, int r)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_create_f90_integer(int r, MPI_Datatype *newtype)
+int loom__mpi_type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_f90_integer");
     static const char fn[] = "MPI_Type_create_f90_integer";
@@ -48,7 +48,7 @@ int  loom__mpi_type_create_f90_integer(int r, MPI_Datatype *newtype)
     return make(fn, MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, newtype);
 }
 
-int  loom__mpi_type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+int loom__mpi_type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_f90_real");
     static const char fn[] = "MPI_Type_create_f90_real";
@@ -56,7 +56,7 @@ int  loom__mpi_type_create_f90_real(int p, int r, MPI_Datatype *newtype)
     return rc ? rc : make(fn, MPI_COMBINER_F90_REAL, p, r, newtype);
 }
 
-int  loom__mpi_type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+int loom__mpi_type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_f90_complex");
     static const char fn[] = "MPI_Type_create_f90_complex";
@@ -64,7 +64,7 @@ int  loom__mpi_type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
     return rc ? rc : make(fn, MPI_COMBINER_F90_COMPLEX, p, r, newtype);
 }
 
-int  loom__mpi_type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+int loom__mpi_type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 {
     LOOM_API_ENTER("MPI_Type_match_size");
     static const char fn[] = "MPI_Type_match_size";

@@ -5,7 +5,7 @@
 #include "api/shared_impl.h"
 #include "comm/comm.h"
 
-int  loom__mpi_comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+int loom__mpi_comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     LOOM_API_ENTER("MPI_Comm_create_errhandler");
     return loom__api_create_errhandler("MPI_Comm_create_errhandler", fn, errhandler);
@@ -27,7 +27,7 @@ int loom__api_create_errhandler(const char *call, MPI_Comm_errhandler_function *
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+int loom__mpi_comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     LOOM_API_ENTER("MPI_Comm_set_errhandler");
     return loom__api_set_errhandler("MPI_Comm_set_errhandler", comm, errhandler);
@@ -49,7 +49,7 @@ int loom__api_set_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler errha
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+int loom__mpi_comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     LOOM_API_ENTER("MPI_Comm_get_errhandler");
     return loom__api_get_errhandler("MPI_Comm_get_errhandler", comm, errhandler);
@@ -70,7 +70,7 @@ int loom__api_get_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler *errh
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_comm_call_errhandler(MPI_Comm comm, int errorcode)
+int loom__mpi_comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     LOOM_API_ENTER("MPI_Comm_call_errhandler");
     if (loom__comm_resolve(comm) == NULL)
@@ -84,7 +84,7 @@ int  loom__mpi_comm_call_errhandler(MPI_Comm comm, int errorcode)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_errhandler_free(MPI_Errhandler *errhandler)
+int loom__mpi_errhandler_free(MPI_Errhandler *errhandler)
 {
     LOOM_API_ENTER("MPI_Errhandler_free");
     if (errhandler == NULL || !loom__object_is(*errhandler, LOOM_MAGIC_ERRHANDLER))

@@ -142,7 +142,7 @@ int loom__api_error_class_of(int code)
     return loom__error_user_class(code);
 }
 
-int  loom__mpi_error_class(int errorcode, int *errorclass)
+int loom__mpi_error_class(int errorcode, int *errorclass)
 {
     int cls = loom__api_error_class_of(errorcode);
     if (cls < 0)
@@ -155,7 +155,7 @@ int  loom__mpi_error_class(int errorcode, int *errorclass)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_error_string(int errorcode, char *string, int *resultlen)
+int loom__mpi_error_string(int errorcode, char *string, int *resultlen)
 {
     if (string == NULL || resultlen == NULL)
         return loom__api_error(MPI_COMM_NULL, "MPI_Error_string", MPI_ERR_ARG,

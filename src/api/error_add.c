@@ -8,7 +8,7 @@
 
 #define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
 
-int  loom__mpi_add_error_class(int *errorclass)
+int loom__mpi_add_error_class(int *errorclass)
 {
     LOOM_API_ENTER("MPI_Add_error_class");
     if (errorclass == NULL)
@@ -19,7 +19,7 @@ int  loom__mpi_add_error_class(int *errorclass)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_add_error_code(int errorclass, int *errorcode)
+int loom__mpi_add_error_code(int errorclass, int *errorcode)
 {
     LOOM_API_ENTER("MPI_Add_error_code");
     static const char fn[] = "MPI_Add_error_code";
@@ -37,7 +37,7 @@ int  loom__mpi_add_error_code(int errorclass, int *errorcode)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_add_error_string(int errorcode, const char *string)
+int loom__mpi_add_error_string(int errorcode, const char *string)
 {
     LOOM_API_ENTER("MPI_Add_error_string");
     static const char fn[] = "MPI_Add_error_string";

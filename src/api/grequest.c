@@ -5,10 +5,10 @@
 #include "api/p2p_args.h"
 #include "p2p/grequest.h"
 
-int  loom__mpi_grequest_start(MPI_Grequest_query_function *query_fn,
-                              MPI_Grequest_free_function *free_fn,
-                              MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                              MPI_Request *request)
+int loom__mpi_grequest_start(MPI_Grequest_query_function *query_fn,
+                             MPI_Grequest_free_function *free_fn,
+                             MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                             MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Grequest_start");
     static const char fn[] = "MPI_Grequest_start";
@@ -26,7 +26,7 @@ int  loom__mpi_grequest_start(MPI_Grequest_query_function *query_fn,
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_grequest_complete(MPI_Request request)
+int loom__mpi_grequest_complete(MPI_Request request)
 {
     LOOM_API_ENTER("MPI_Grequest_complete");
     static const char fn[] = "MPI_Grequest_complete";

@@ -10,7 +10,7 @@
 #include "comm/comm.h"
 #include "topo/topo.h"
 
-int  loom__mpi_get_hw_resource_info(MPI_Info *hw_info)
+int loom__mpi_get_hw_resource_info(MPI_Info *hw_info)
 {
     LOOM_API_ENTER("MPI_Get_hw_resource_info");
     static const char fn[] = "MPI_Get_hw_resource_info";

@@ -6,7 +6,7 @@
 
 #define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_NULL, fn, cls, __VA_ARGS__)
 
-int  loom__mpi_info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+int loom__mpi_info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
     LOOM_API_ENTER("MPI_Info_get_string");
     static const char fn[] = "MPI_Info_get_string";
@@ -35,7 +35,7 @@ int  loom__mpi_info_get_string(MPI_Info info, const char *key, int *buflen, char
 }
 
 /* Callable before MPI_Init too (MPI 4.1, section 11.2.4): it needs no rank. */
-int  loom__mpi_info_create_env(int argc, char *argv[], MPI_Info *info)
+int loom__mpi_info_create_env(int argc, char *argv[], MPI_Info *info)
 {
     LOOM_TRACE_API_SCOPE("MPI_Info_create_env");
     static const char fn[] = "MPI_Info_create_env";

@@ -59,8 +59,8 @@ static int check_leader(MPI_Comm comm, const char *fn, struct loom_comm *local,
     return 0;
 }
 
-int  loom__mpi_intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                                int remote_leader, int tag, MPI_Comm *newintercomm)
+int loom__mpi_intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                               int remote_leader, int tag, MPI_Comm *newintercomm)
 {
     LOOM_API_ENTER("MPI_Intercomm_create");
     const char *fn = "MPI_Intercomm_create";
@@ -105,7 +105,7 @@ int  loom__mpi_intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm 
     return loom__api_error_code(local_comm, fn, rc);
 }
 
-int  loom__mpi_intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+int loom__mpi_intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
     LOOM_API_ENTER("MPI_Intercomm_merge");
     const char *fn = "MPI_Intercomm_merge";
@@ -125,7 +125,7 @@ int  loom__mpi_intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintrac
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_comm_remote_size(MPI_Comm comm, int *size)
+int loom__mpi_comm_remote_size(MPI_Comm comm, int *size)
 {
     LOOM_API_ENTER("MPI_Comm_remote_size");
     int rc = MPI_SUCCESS;
@@ -138,7 +138,7 @@ int  loom__mpi_comm_remote_size(MPI_Comm comm, int *size)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_comm_remote_group(MPI_Comm comm, MPI_Group *group)
+int loom__mpi_comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
     LOOM_API_ENTER("MPI_Comm_remote_group");
     int rc = MPI_SUCCESS;

@@ -33,7 +33,7 @@ static size_t hinted_alignment(struct loom_info *info)
     return (size_t)a;
 }
 
-int  loom__mpi_alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+int loom__mpi_alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     LOOM_API_ENTER("MPI_Alloc_mem");
     static const char fn[] = "MPI_Alloc_mem";
@@ -56,7 +56,7 @@ int  loom__mpi_alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_free_mem(void *base)
+int loom__mpi_free_mem(void *base)
 {
     LOOM_API_ENTER("MPI_Free_mem");
     if (base == NULL)

@@ -10,7 +10,7 @@ static int bad_category(int c)
     return c < 0 || c >= loom__mpit_category_count();
 }
 
-int  loom__mpi_t_category_get_num(int *num_cat)
+int loom__mpi_t_category_get_num(int *num_cat)
 {
     MPIT_ENTER();
     if (num_cat == NULL)
@@ -20,9 +20,9 @@ int  loom__mpi_t_category_get_num(int *num_cat)
 }
 
 /* Every OUT argument may be NULL: that information is not returned. */
-int  loom__mpi_t_category_get_info(int cat_index, char *name, int *name_len, char *desc,
-                                   int *desc_len, int *num_cvars, int *num_pvars,
-                                   int *num_categories)
+int loom__mpi_t_category_get_info(int cat_index, char *name, int *name_len, char *desc,
+                                  int *desc_len, int *num_cvars, int *num_pvars,
+                                  int *num_categories)
 {
     MPIT_ENTER();
     if (bad_category(cat_index))
@@ -38,7 +38,7 @@ int  loom__mpi_t_category_get_info(int cat_index, char *name, int *name_len, cha
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_category_get_index(const char *name, int *cat_index)
+int loom__mpi_t_category_get_index(const char *name, int *cat_index)
 {
     MPIT_ENTER();
     if (name == NULL || cat_index == NULL)
@@ -63,25 +63,25 @@ static int get_list(int cat_index, int len, int indices[], int (*list)(int, int,
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_t_category_get_cvars(int cat_index, int len, int indices[])
+int loom__mpi_t_category_get_cvars(int cat_index, int len, int indices[])
 {
     MPIT_ENTER();
     MPIT_RETURN(get_list(cat_index, len, indices, loom__mpit_category_cvars));
 }
 
-int  loom__mpi_t_category_get_pvars(int cat_index, int len, int indices[])
+int loom__mpi_t_category_get_pvars(int cat_index, int len, int indices[])
 {
     MPIT_ENTER();
     MPIT_RETURN(get_list(cat_index, len, indices, loom__mpit_category_pvars));
 }
 
-int  loom__mpi_t_category_get_categories(int cat_index, int len, int indices[])
+int loom__mpi_t_category_get_categories(int cat_index, int len, int indices[])
 {
     MPIT_ENTER();
     MPIT_RETURN(get_list(cat_index, len, indices, loom__mpit_category_subcats));
 }
 
-int  loom__mpi_t_category_get_num_events(int cat_index, int *num_events)
+int loom__mpi_t_category_get_num_events(int cat_index, int *num_events)
 {
     MPIT_ENTER();
     if (bad_category(cat_index))
@@ -92,7 +92,7 @@ int  loom__mpi_t_category_get_num_events(int cat_index, int *num_events)
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_category_get_events(int cat_index, int len, int indices[])
+int loom__mpi_t_category_get_events(int cat_index, int len, int indices[])
 {
     MPIT_ENTER();
     if (bad_category(cat_index))
@@ -103,7 +103,7 @@ int  loom__mpi_t_category_get_events(int cat_index, int len, int indices[])
 }
 
 /* Categories and variables are fixed for the whole run: the number never changes. */
-int  loom__mpi_t_category_changed(int *update_number)
+int loom__mpi_t_category_changed(int *update_number)
 {
     MPIT_ENTER();
     if (update_number == NULL)
@@ -114,7 +114,7 @@ int  loom__mpi_t_category_changed(int *update_number)
 
 /* ---- enumerations ------------------------------------------------------------------------ */
 
-int  loom__mpi_t_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
+int loom__mpi_t_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
 {
     MPIT_ENTER();
     int row = loom__mpit_enum_row(enumtype);
@@ -127,8 +127,7 @@ int  loom__mpi_t_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *n
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
-                               int *name_len)
+int loom__mpi_t_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len)
 {
     char word[128];
     MPIT_ENTER();
@@ -146,7 +145,7 @@ int  loom__mpi_t_enum_get_item(MPI_T_enum enumtype, int index, int *value, char 
 
 /* ---- events: none -------------------------------------------------------------------------- */
 
-int  loom__mpi_t_source_get_num(int *num_sources)
+int loom__mpi_t_source_get_num(int *num_sources)
 {
     MPIT_ENTER();
     if (num_sources == NULL)
@@ -155,9 +154,9 @@ int  loom__mpi_t_source_get_num(int *num_sources)
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_source_get_info(int source_index, char *name, int *name_len, char *desc,
-                                 int *desc_len, MPI_T_source_order *ordering,
-                                 MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info)
+int loom__mpi_t_source_get_info(int source_index, char *name, int *name_len, char *desc,
+                                int *desc_len, MPI_T_source_order *ordering,
+                                MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info)
 {
     (void)source_index, (void)name, (void)name_len, (void)desc, (void)desc_len;
     (void)ordering, (void)ticks_per_second, (void)max_ticks, (void)info;
@@ -165,14 +164,14 @@ int  loom__mpi_t_source_get_info(int source_index, char *name, int *name_len, ch
     MPIT_RETURN(MPI_T_ERR_INVALID_INDEX); /* no source has an index */
 }
 
-int  loom__mpi_t_source_get_timestamp(int source_index, MPI_Count *timestamp)
+int loom__mpi_t_source_get_timestamp(int source_index, MPI_Count *timestamp)
 {
     (void)source_index, (void)timestamp;
     MPIT_ENTER();
     MPIT_RETURN(MPI_T_ERR_INVALID_INDEX);
 }
 
-int  loom__mpi_t_event_get_num(int *num_events)
+int loom__mpi_t_event_get_num(int *num_events)
 {
     MPIT_ENTER();
     if (num_events == NULL)
@@ -181,11 +180,10 @@ int  loom__mpi_t_event_get_num(int *num_events)
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
-                                MPI_Datatype array_of_datatypes[],
-                                MPI_Aint array_of_displacements[], int *num_elements,
-                                MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len,
-                                int *bind)
+int loom__mpi_t_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
+                               MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+                               int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                               int *desc_len, int *bind)
 {
     (void)event_index, (void)name, (void)name_len, (void)verbosity, (void)array_of_datatypes;
     (void)array_of_displacements, (void)num_elements, (void)enumtype, (void)info, (void)desc;
@@ -194,7 +192,7 @@ int  loom__mpi_t_event_get_info(int event_index, char *name, int *name_len, int 
     MPIT_RETURN(MPI_T_ERR_INVALID_INDEX); /* no event type has an index */
 }
 
-int  loom__mpi_t_event_get_index(const char *name, int *event_index)
+int loom__mpi_t_event_get_index(const char *name, int *event_index)
 {
     MPIT_ENTER();
     if (name == NULL || event_index == NULL)

@@ -30,7 +30,7 @@ void loom__mpit_free_cvar_handles(void)
     }
 }
 
-int  loom__mpi_t_cvar_get_num(int *num_cvar)
+int loom__mpi_t_cvar_get_num(int *num_cvar)
 {
     MPIT_ENTER();
     if (num_cvar == NULL)
@@ -40,9 +40,9 @@ int  loom__mpi_t_cvar_get_num(int *num_cvar)
 }
 
 /* Every OUT argument may be NULL: that information is not returned. */
-int  loom__mpi_t_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
-                               MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
-                               int *desc_len, int *bind, int *scope)
+int loom__mpi_t_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
+                              MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                              int *desc_len, int *bind, int *scope)
 {
     struct loom_mpit_cvar_info in;
     MPIT_ENTER();
@@ -64,7 +64,7 @@ int  loom__mpi_t_cvar_get_info(int cvar_index, char *name, int *name_len, int *v
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_cvar_get_index(const char *name, int *cvar_index)
+int loom__mpi_t_cvar_get_index(const char *name, int *cvar_index)
 {
     MPIT_ENTER();
     if (name == NULL || cvar_index == NULL)
@@ -79,8 +79,8 @@ int  loom__mpi_t_cvar_get_index(const char *name, int *cvar_index)
 }
 
 /* obj_handle is ignored: every cvar is bound to no object. */
-int  loom__mpi_t_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
-                                   int *count)
+int loom__mpi_t_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+                                  int *count)
 {
     (void)obj_handle;
     MPIT_ENTER();
@@ -100,7 +100,7 @@ int  loom__mpi_t_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_cvar_handle_free(MPI_T_cvar_handle *handle)
+int loom__mpi_t_cvar_handle_free(MPI_T_cvar_handle *handle)
 {
     MPIT_ENTER();
     if (handle == NULL || !find(*handle))
@@ -116,7 +116,7 @@ int  loom__mpi_t_cvar_handle_free(MPI_T_cvar_handle *handle)
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_cvar_read(MPI_T_cvar_handle handle, void *buf)
+int loom__mpi_t_cvar_read(MPI_T_cvar_handle handle, void *buf)
 {
     MPIT_ENTER();
     if (!find(handle))
@@ -129,7 +129,7 @@ int  loom__mpi_t_cvar_read(MPI_T_cvar_handle handle, void *buf)
 
 /* Only LIVE rows (read at each use) may change: the others give MPI_T_ERR_CVAR_SET_NEVER. A
  * value the row does not accept gives MPI_T_ERR_INVALID and changes nothing. */
-int  loom__mpi_t_cvar_write(MPI_T_cvar_handle handle, const void *buf)
+int loom__mpi_t_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
     char err[256];
     MPIT_ENTER();

@@ -104,7 +104,7 @@ void loom__mpit_free_sessions(void)
     }
 }
 
-int  loom__mpi_t_pvar_get_num(int *num_pvar)
+int loom__mpi_t_pvar_get_num(int *num_pvar)
 {
     MPIT_ENTER();
     if (num_pvar == NULL)
@@ -114,10 +114,10 @@ int  loom__mpi_t_pvar_get_num(int *num_pvar)
 }
 
 /* Every OUT argument may be NULL: that information is not returned. */
-int  loom__mpi_t_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
-                               int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
-                               char *desc, int *desc_len, int *bind, int *readonly, int *continuous,
-                               int *atomic)
+int loom__mpi_t_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
+                              int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                              char *desc, int *desc_len, int *bind, int *readonly, int *continuous,
+                              int *atomic)
 {
     struct loom_mpit_pvar_info in;
     MPIT_ENTER();
@@ -145,7 +145,7 @@ int  loom__mpi_t_pvar_get_info(int pvar_index, char *name, int *name_len, int *v
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_pvar_get_index(const char *name, int var_class, int *pvar_index)
+int loom__mpi_t_pvar_get_index(const char *name, int var_class, int *pvar_index)
 {
     struct loom_mpit_pvar_info in;
     MPIT_ENTER();
@@ -161,7 +161,7 @@ int  loom__mpi_t_pvar_get_index(const char *name, int var_class, int *pvar_index
     MPIT_RETURN(MPI_T_ERR_INVALID_NAME);
 }
 
-int  loom__mpi_t_pvar_session_create(MPI_T_pvar_session *session)
+int loom__mpi_t_pvar_session_create(MPI_T_pvar_session *session)
 {
     MPIT_ENTER();
     if (session == NULL)
@@ -175,7 +175,7 @@ int  loom__mpi_t_pvar_session_create(MPI_T_pvar_session *session)
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_pvar_session_free(MPI_T_pvar_session *session)
+int loom__mpi_t_pvar_session_free(MPI_T_pvar_session *session)
 {
     MPIT_ENTER();
     if (session == NULL || !find_session(*session))
@@ -194,8 +194,8 @@ int  loom__mpi_t_pvar_session_free(MPI_T_pvar_session *session)
 
 /* obj_handle is ignored: every pvar is bound to no object. The handle is bound to the
  * calling thread's rank: a thread that works for no rank gets MPI_T_ERR_INVALID. */
-int  loom__mpi_t_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
-                                   MPI_T_pvar_handle *handle, int *count)
+int loom__mpi_t_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                                  MPI_T_pvar_handle *handle, int *count)
 {
     (void)obj_handle;
     MPIT_ENTER();
@@ -222,7 +222,7 @@ int  loom__mpi_t_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, v
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle)
+int loom__mpi_t_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle)
 {
     MPIT_ENTER();
     if (!find_session(session))
@@ -262,7 +262,7 @@ static int check(MPI_T_pvar_session session, MPI_T_pvar_handle handle, int all, 
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_t_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+int loom__mpi_t_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
     MPIT_ENTER();
     int rc = check(session, handle, 1, START_STOP);
@@ -274,7 +274,7 @@ int  loom__mpi_t_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+int loom__mpi_t_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
     MPIT_ENTER();
     int rc = check(session, handle, 1, START_STOP);
@@ -287,7 +287,7 @@ int  loom__mpi_t_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 }
 
 /* buf: one unsigned long long (every pvar's datatype). */
-int  loom__mpi_t_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
+int loom__mpi_t_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
     MPIT_ENTER();
     int rc = check(session, handle, 0, READ);
@@ -300,7 +300,7 @@ int  loom__mpi_t_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 }
 
 /* The handle shows the value written, and counts on from it while started. */
-int  loom__mpi_t_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
+int loom__mpi_t_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
 {
     MPIT_ENTER();
     int rc = check(session, handle, 0, WRITE);
@@ -312,7 +312,7 @@ int  loom__mpi_t_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+int loom__mpi_t_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
     MPIT_ENTER();
     int rc = check(session, handle, 1, WRITE);
@@ -324,7 +324,7 @@ int  loom__mpi_t_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle
     MPIT_RETURN(MPI_SUCCESS);
 }
 
-int  loom__mpi_t_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
+int loom__mpi_t_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
     MPIT_ENTER();
     int rc = check(session, handle, 0, WRITE);

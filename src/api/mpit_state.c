@@ -42,7 +42,7 @@ void loom__mpit_string(char *buf, int *len, const char *src)
     *len = n;
 }
 
-int  loom__mpi_t_init_thread(int required, int *provided)
+int loom__mpi_t_init_thread(int required, int *provided)
 {
     if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE || provided == NULL)
         return MPI_T_ERR_INVALID;
@@ -53,7 +53,7 @@ int  loom__mpi_t_init_thread(int required, int *provided)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_t_finalize(void)
+int loom__mpi_t_finalize(void)
 {
     MPIT_ENTER();
     if (--refcount == 0) {

@@ -110,18 +110,17 @@ static int neighbor(const char *fn, enum form f, const void *sendbuf, int sendco
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                  MPI_Comm comm)
+int loom__mpi_neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_allgather");
     return neighbor("MPI_Neighbor_allgather", ALLGATHER, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL);
 }
 
-int  loom__mpi_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                   MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_allgather");
     if (request == NULL) /* NULL means blocking below */
@@ -131,9 +130,9 @@ int  loom__mpi_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datat
                     request);
 }
 
-int  loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                   void *recvbuf, const int recvcounts[], const int displs[],
-                                   MPI_Datatype recvtype, MPI_Comm comm)
+int loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_allgatherv");
     return neighbor("MPI_Neighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
@@ -141,9 +140,9 @@ int  loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datat
                     NULL);
 }
 
-int  loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                    void *recvbuf, const int recvcounts[], const int displs[],
-                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, const int recvcounts[], const int displs[],
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_allgatherv");
     if (request == NULL)
@@ -153,17 +152,17 @@ int  loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Data
                     request);
 }
 
-int  loom__mpi_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int loom__mpi_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoall");
     return neighbor("MPI_Neighbor_alltoall", ALLTOALL, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL);
 }
 
-int  loom__mpi_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                  MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoall");
     if (request == NULL)
@@ -173,9 +172,9 @@ int  loom__mpi_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Dataty
                     request);
 }
 
-int  loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallv");
     return neighbor("MPI_Neighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
@@ -183,10 +182,10 @@ int  loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], c
                     NULL);
 }
 
-int  loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                                   MPI_Request *request)
+int loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                  MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallv");
     if (request == NULL)
@@ -196,10 +195,10 @@ int  loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], 
                     request);
 }
 
-int  loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                  void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                                  const MPI_Datatype recvtypes[], MPI_Comm comm)
+int loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallw");
     return neighbor("MPI_Neighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
@@ -207,11 +206,11 @@ int  loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                     NULL);
 }
 
-int  loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                   void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                                   const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                   MPI_Request *request)
+int loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                  void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                  const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                  MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallw");
     if (request == NULL)

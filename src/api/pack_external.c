@@ -45,8 +45,8 @@ static int ext_size(const char *fn, const struct loom_datatype *t, int count, si
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                                  MPI_Aint *size)
+int loom__mpi_pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                 MPI_Aint *size)
 {
     LOOM_API_ENTER("MPI_Pack_external_size");
     static const char fn[] = "MPI_Pack_external_size";
@@ -63,9 +63,9 @@ int  loom__mpi_pack_external_size(const char datarep[], int incount, MPI_Datatyp
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_pack_external(const char datarep[], const void *inbuf, int incount,
-                             MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
-                             MPI_Aint *position)
+int loom__mpi_pack_external(const char datarep[], const void *inbuf, int incount,
+                            MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                            MPI_Aint *position)
 {
     LOOM_API_ENTER("MPI_Pack_external");
     static const char fn[] = "MPI_Pack_external";
@@ -105,9 +105,8 @@ int  loom__mpi_pack_external(const char datarep[], const void *inbuf, int incoun
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                               MPI_Aint *position, void *outbuf, int outcount,
-                               MPI_Datatype datatype)
+int loom__mpi_unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                              MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
 {
     LOOM_API_ENTER("MPI_Unpack_external");
     static const char fn[] = "MPI_Unpack_external";

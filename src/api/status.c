@@ -29,7 +29,7 @@ static size_t status_bytes(const MPI_Status *status)
     return status->loom_bytes > 0 ? (size_t)status->loom_bytes : 0;
 }
 
-int  loom__mpi_get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+int loom__mpi_get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     LOOM_API_ENTER("MPI_Get_count");
     static const char fn[] = "MPI_Get_count";
@@ -48,7 +48,7 @@ int  loom__mpi_get_count(const MPI_Status *status, MPI_Datatype datatype, int *c
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+int loom__mpi_get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     LOOM_API_ENTER("MPI_Get_elements_x");
     static const char fn[] = "MPI_Get_elements_x";
@@ -62,7 +62,7 @@ int  loom__mpi_get_elements_x(const MPI_Status *status, MPI_Datatype datatype, M
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+int loom__mpi_get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     LOOM_API_ENTER("MPI_Get_elements");
     static const char fn[] = "MPI_Get_elements";
@@ -76,7 +76,7 @@ int  loom__mpi_get_elements(const MPI_Status *status, MPI_Datatype datatype, int
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+int loom__mpi_status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
 {
     LOOM_API_ENTER("MPI_Status_set_elements");
     static const char fn[] = "MPI_Status_set_elements";
@@ -89,7 +89,7 @@ int  loom__mpi_status_set_elements(MPI_Status *status, MPI_Datatype datatype, in
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+int loom__mpi_status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
 {
     LOOM_API_ENTER("MPI_Status_set_elements_x");
     static const char fn[] = "MPI_Status_set_elements_x";
@@ -107,7 +107,7 @@ int  loom__mpi_status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, 
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_status_set_cancelled(MPI_Status *status, int flag)
+int loom__mpi_status_set_cancelled(MPI_Status *status, int flag)
 {
     LOOM_API_ENTER("MPI_Status_set_cancelled");
     if (status == NULL || status == MPI_STATUS_IGNORE)
@@ -117,7 +117,7 @@ int  loom__mpi_status_set_cancelled(MPI_Status *status, int flag)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_test_cancelled(const MPI_Status *status, int *flag)
+int loom__mpi_test_cancelled(const MPI_Status *status, int *flag)
 {
     LOOM_API_ENTER("MPI_Test_cancelled");
     static const char fn[] = "MPI_Test_cancelled";

@@ -6,7 +6,7 @@
 #include "comm/comm.h"
 #include "comm/vtopo.h"
 
-int  loom__mpi_dims_create(int nnodes, int ndims, int dims[])
+int loom__mpi_dims_create(int nnodes, int ndims, int dims[])
 {
     LOOM_API_ENTER("MPI_Dims_create");
     const char *fn = "MPI_Dims_create";
@@ -37,8 +37,8 @@ int  loom__mpi_dims_create(int nnodes, int ndims, int dims[])
     return rc == 0 ? MPI_SUCCESS : loom__api_error_code(w, fn, rc);
 }
 
-int  loom__mpi_cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
-                           int reorder, MPI_Comm *comm_cart)
+int loom__mpi_cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                          int reorder, MPI_Comm *comm_cart)
 {
     LOOM_API_ENTER("MPI_Cart_create");
     const char *fn = "MPI_Cart_create";
@@ -60,7 +60,7 @@ int  loom__mpi_cart_create(MPI_Comm comm_old, int ndims, const int dims[], const
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_cartdim_get(MPI_Comm comm, int *ndims)
+int loom__mpi_cartdim_get(MPI_Comm comm, int *ndims)
 {
     LOOM_API_ENTER("MPI_Cartdim_get");
     struct loom_comm *c;
@@ -81,7 +81,7 @@ static int check_max(const char *fn, MPI_Comm comm, int maxdims, int ndims)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
+int loom__mpi_cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
 {
     LOOM_API_ENTER("MPI_Cart_get");
     const char *fn = "MPI_Cart_get";
@@ -105,7 +105,7 @@ int  loom__mpi_cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], i
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_cart_rank(MPI_Comm comm, const int coords[], int *rank)
+int loom__mpi_cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
     LOOM_API_ENTER("MPI_Cart_rank");
     const char *fn = "MPI_Cart_rank";
@@ -127,7 +127,7 @@ int  loom__mpi_cart_rank(MPI_Comm comm, const int coords[], int *rank)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
+int loom__mpi_cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
     LOOM_API_ENTER("MPI_Cart_coords");
     const char *fn = "MPI_Cart_coords";
@@ -147,7 +147,7 @@ int  loom__mpi_cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
+int loom__mpi_cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
 {
     LOOM_API_ENTER("MPI_Cart_shift");
     const char *fn = "MPI_Cart_shift";
@@ -166,7 +166,7 @@ int  loom__mpi_cart_shift(MPI_Comm comm, int direction, int disp, int *rank_sour
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+int loom__mpi_cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
     LOOM_API_ENTER("MPI_Cart_sub");
     const char *fn = "MPI_Cart_sub";
@@ -189,8 +189,8 @@ int  loom__mpi_cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcom
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
-                        int *newrank)
+int loom__mpi_cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                       int *newrank)
 {
     LOOM_API_ENTER("MPI_Cart_map");
     const char *fn = "MPI_Cart_map";

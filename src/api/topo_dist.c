@@ -60,10 +60,10 @@ static int finish(const char *fn, MPI_Comm comm, int rc, struct loom_comm *nc,
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                          const int sourceweights[], int outdegree,
-                                          const int destinations[], const int destweights[],
-                                          MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+int loom__mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                         const int sourceweights[], int outdegree,
+                                         const int destinations[], const int destweights[],
+                                         MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
     LOOM_API_ENTER("MPI_Dist_graph_create_adjacent");
     const char *fn = "MPI_Dist_graph_create_adjacent";
@@ -94,9 +94,9 @@ int  loom__mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const
     return finish(fn, comm_old, rc, nc, comm_dist_graph);
 }
 
-int  loom__mpi_dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
-                                 const int destinations[], const int weights[], MPI_Info info,
-                                 int reorder, MPI_Comm *comm_dist_graph)
+int loom__mpi_dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                const int destinations[], const int weights[], MPI_Info info,
+                                int reorder, MPI_Comm *comm_dist_graph)
 {
     LOOM_API_ENTER("MPI_Dist_graph_create");
     const char *fn = "MPI_Dist_graph_create";
@@ -130,8 +130,8 @@ int  loom__mpi_dist_graph_create(MPI_Comm comm_old, int n, const int sources[], 
     return finish(fn, comm_old, rc, nc, comm_dist_graph);
 }
 
-int  loom__mpi_dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
-                                          int *weighted)
+int loom__mpi_dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                         int *weighted)
 {
     LOOM_API_ENTER("MPI_Dist_graph_neighbors_count");
     const char *fn = "MPI_Dist_graph_neighbors_count";
@@ -170,9 +170,9 @@ static int copy_out(const char *fn, MPI_Comm comm, const char *what, int max, in
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
-                                    int sourceweights[], int maxoutdegree, int destinations[],
-                                    int destweights[])
+int loom__mpi_dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                                   int sourceweights[], int maxoutdegree, int destinations[],
+                                   int destweights[])
 {
     LOOM_API_ENTER("MPI_Dist_graph_neighbors");
     const char *fn = "MPI_Dist_graph_neighbors";

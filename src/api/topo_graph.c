@@ -5,8 +5,8 @@
 #include "comm/comm.h"
 #include "comm/vtopo.h"
 
-int  loom__mpi_graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
-                            int reorder, MPI_Comm *comm_graph)
+int loom__mpi_graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                           int reorder, MPI_Comm *comm_graph)
 {
     LOOM_API_ENTER("MPI_Graph_create");
     const char *fn = "MPI_Graph_create";
@@ -28,7 +28,7 @@ int  loom__mpi_graph_create(MPI_Comm comm_old, int nnodes, const int index[], co
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
+int loom__mpi_graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
     LOOM_API_ENTER("MPI_Graphdims_get");
     const char *fn = "MPI_Graphdims_get";
@@ -46,7 +46,7 @@ int  loom__mpi_graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
+int loom__mpi_graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
     LOOM_API_ENTER("MPI_Graph_get");
     const char *fn = "MPI_Graph_get";
@@ -81,7 +81,7 @@ static int check_node(const char *fn, MPI_Comm comm, struct loom_comm *c, int ra
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
+int loom__mpi_graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
     LOOM_API_ENTER("MPI_Graph_neighbors_count");
     const char *fn = "MPI_Graph_neighbors_count";
@@ -98,7 +98,7 @@ int  loom__mpi_graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
+int loom__mpi_graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
     LOOM_API_ENTER("MPI_Graph_neighbors");
     const char *fn = "MPI_Graph_neighbors";
@@ -120,8 +120,8 @@ int  loom__mpi_graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int ne
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
-                         int *newrank)
+int loom__mpi_graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                        int *newrank)
 {
     LOOM_API_ENTER("MPI_Graph_map");
     const char *fn = "MPI_Graph_map";
@@ -140,7 +140,7 @@ int  loom__mpi_graph_map(MPI_Comm comm, int nnodes, const int index[], const int
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_topo_test(MPI_Comm comm, int *status)
+int loom__mpi_topo_test(MPI_Comm comm, int *status)
 {
     LOOM_API_ENTER("MPI_Topo_test");
     struct loom_comm *c;

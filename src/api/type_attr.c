@@ -78,9 +78,9 @@ static int check_type(const char *fn, MPI_Datatype t)
     return why ? FAIL(fn, MPI_ERR_TYPE, "datatype %s", why) : MPI_SUCCESS;
 }
 
-int  loom__mpi_type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                                  MPI_Type_delete_attr_function *type_delete_attr_fn,
-                                  int *type_keyval, void *extra_state)
+int loom__mpi_type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                 MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                 int *type_keyval, void *extra_state)
 {
     LOOM_API_ENTER("MPI_Type_create_keyval");
     static const char fn[] = "MPI_Type_create_keyval";
@@ -96,7 +96,7 @@ int  loom__mpi_type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn
     return rc ? loom__api_error_code(MPI_COMM_WORLD, fn, rc) : MPI_SUCCESS;
 }
 
-int  loom__mpi_type_free_keyval(int *type_keyval)
+int loom__mpi_type_free_keyval(int *type_keyval)
 {
     LOOM_API_ENTER("MPI_Type_free_keyval");
     static const char fn[] = "MPI_Type_free_keyval";
@@ -113,7 +113,7 @@ int  loom__mpi_type_free_keyval(int *type_keyval)
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
+int loom__mpi_type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
 {
     LOOM_API_ENTER("MPI_Type_set_attr");
     static const char fn[] = "MPI_Type_set_attr";
@@ -134,7 +134,7 @@ int  loom__mpi_type_set_attr(MPI_Datatype datatype, int type_keyval, void *attri
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
+int loom__mpi_type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
 {
     LOOM_API_ENTER("MPI_Type_get_attr");
     static const char fn[] = "MPI_Type_get_attr";
@@ -155,7 +155,7 @@ int  loom__mpi_type_get_attr(MPI_Datatype datatype, int type_keyval, void *attri
     return MPI_SUCCESS;
 }
 
-int  loom__mpi_type_delete_attr(MPI_Datatype datatype, int type_keyval)
+int loom__mpi_type_delete_attr(MPI_Datatype datatype, int type_keyval)
 {
     LOOM_API_ENTER("MPI_Type_delete_attr");
     static const char fn[] = "MPI_Type_delete_attr";
