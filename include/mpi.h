@@ -496,6 +496,25 @@ typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
 typedef int MPI_Grequest_free_function(void *extra_state);
 typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
 
+/* ---- language interoperability (MPI 4.1 chapter 19.3) -------------------------------
+ * Fortran handles are MPI_Fints given out by MPI_Xxx_c2f (0 is the null handle of every kind);
+ * a Fortran status is MPI_F_STATUS_SIZE MPI_Fints with the source, tag and error at these
+ * (0-based) indexes; MPI_F08_status is the mpi_f08 TYPE(MPI_Status) seen from C. */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint loom_internal[3]; /* cancelled, bytes (low and high words) */
+} MPI_F08_status;
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)1)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)1)
+#define MPI_F08_STATUS_IGNORE ((MPI_F08_status *)1)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)1)
+
 /* ---- the MPI calls ----------------------------------------------------------------
  * Every standard call loom has, and its PMPI_ twin for profiling tools: mpi_proto.h is made
  * by the build (loom-bindgen) from the description of the calls in src/api/calls/ and

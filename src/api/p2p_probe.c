@@ -1,6 +1,7 @@
 /* api/p2p_probe.c — Probe, Iprobe and matched probes (Mprobe, Improbe, Mrecv, Imrecv). */
 #include <stdlib.h>
 #include "api/p2p_args.h"
+#include "core/fhandle.h"
 #include "dt/dt.h"
 
 /* A matched message: taken out of its queue by a matched probe, waiting for Mrecv. */
@@ -10,7 +11,7 @@ struct loom_message {
     MPI_Comm comm;
 };
 
-struct loom_message loom_mpi_message_no_proc = {{LOOM_MAGIC_MESSAGE}, NULL, NULL};
+struct loom_message loom_mpi_message_no_proc = {{LOOM_MAGIC_MESSAGE, 0}, NULL, NULL};
 
 static int check_probe(const char *fn, int source, int tag, MPI_Comm comm,
                        struct loom_comm **out)
@@ -161,6 +162,7 @@ static int matched_recv(const char *fn, void *buf, int count, MPI_Datatype type,
     loom__p2p_fill(r, c, m->comm, buf, count, type, m->env->source, m->env->tag);
     struct loom_envelope *e = m->env;
     m->obj.magic = LOOM_MAGIC_FREED;
+    loom__fhandle_forget(m);
     free(m);
     *message = MPI_MESSAGE_NULL;
     loom__p2p_recv_envelope(r, e);

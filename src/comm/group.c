@@ -11,7 +11,7 @@
 #include "core/quarantine.h"
 #include "core/rank.h"
 
-struct loom_group loom_mpi_group_empty = {{LOOM_MAGIC_GROUP}, 1, 0, NULL};
+struct loom_group loom_mpi_group_empty = {{LOOM_MAGIC_GROUP, 0}, 1, 0, NULL};
 
 struct loom_group *loom__group_new(int size)
 {

@@ -5,6 +5,7 @@
  * a check of a stale handle reads loom memory, never freed memory. */
 #ifndef LOOM_CORE_OBJECT_H
 #define LOOM_CORE_OBJECT_H
+#include <stdatomic.h>
 #include <stdint.h>
 
 enum loom_magic {
@@ -20,7 +21,10 @@ enum loom_magic {
 };
 
 struct loom_object {
-    uint32_t magic; /* enum loom_magic; written at creation and free only */
+    uint32_t magic;          /* enum loom_magic; written at creation and free only */
+    _Atomic int32_t findex;  /* the object's Fortran handle (MPI_Xxx_c2f), 0 until it has one:
+                                set once under core/fhandle.c's lock (release; lock-free
+                                readers acquire), given back when the memory is released */
 };
 
 /* 1 if p is non-NULL and carries the magic of its kind. */

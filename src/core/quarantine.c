@@ -1,6 +1,7 @@
 /* core/quarantine.c — a bounded ring of freed objects (see quarantine.h). */
 #include <pthread.h>
 #include <stdlib.h>
+#include "core/fhandle.h"
 #include "core/object.h"
 #include "core/quarantine.h"
 
@@ -15,6 +16,7 @@ static unsigned head, count;
 
 static void release(struct entry e)
 {
+    loom__fhandle_forget(e.obj);
     if (e.release_fn)
         e.release_fn(e.obj);
     else

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "core/atomic.h"
 #include "core/event.h"
+#include "core/fhandle.h"
 #include "core/lock.h"
 #include "core/rank.h"
 #include "dt/dt.h"
@@ -115,6 +116,7 @@ static void destroy(struct loom_request *r)
         loom__dt_release(r->type);
     if (r->heap) {
         r->obj.magic = LOOM_MAGIC_FREED;
+        loom__fhandle_forget(r); /* a pooled request becomes another: its Fortran handle goes */
         if (!pool_push(r, r->owner))
             free(r);
     }

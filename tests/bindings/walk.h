@@ -48,6 +48,8 @@ struct walk {
     int i, position;
     MPI_Aint aint;
     MPI_Count count;
+    MPI_Fint fints[MPI_F_STATUS_SIZE];
+    MPI_F08_status f08;
     void *ptr;
     /* the walk */
     const char *call, *param; /* what is being tried */

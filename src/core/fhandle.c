@@ -1,0 +1,101 @@
+/* core/fhandle.c — the table of Fortran handles (fhandle.h).
+ * Two levels, like the keyval table: chunks of entries allocated on demand and never moved, so
+ * a reader indexes without the lock. Entries are atomic pointers: written under `lock` (release),
+ * read by loom__fhandle_object (acquire). Indices given back are reused, lowest first out of a
+ * free list under the same lock. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "core/fhandle.h"
+#include "core/object.h"
+
+#define CHUNK 1024
+#define CHUNKS 4096 /* at most 4M live Fortran handles */
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* protects chunk creation, used,
+                                                           the free list; leaf lock */
+static _Atomic(void *) *_Atomic chunks[CHUNKS]; /* published with release, freed never (the
+                                                   job's lifetime; a few KiB per 1024) */
+static int32_t used;    /* indices handed out so far (1..used), under lock */
+static int32_t *free_list; /* indices given back, under lock */
+static int32_t nfree, cap_free;
+
+static _Atomic(void *) *entry(int32_t f)
+{
+    _Atomic(void *) *c = atomic_load_explicit(&chunks[f / CHUNK], memory_order_acquire);
+    return c ? &c[f % CHUNK] : NULL;
+}
+
+/* A new index with its entry present, under lock; 0 if there is no room. */
+static int32_t take_index(void)
+{
+    if (nfree > 0)
+        return free_list[--nfree];
+    int32_t f = used + 1;
+    if (f / CHUNK >= CHUNKS)
+        return 0;
+    if (!atomic_load_explicit(&chunks[f / CHUNK], memory_order_relaxed)) {
+        _Atomic(void *) *c = calloc(CHUNK, sizeof *c);
+        if (!c)
+            return 0;
+        atomic_store_explicit(&chunks[f / CHUNK], c, memory_order_release);
+    }
+    used = f;
+    return f;
+}
+
+int32_t loom__fhandle_of(void *obj)
+{
+    if (obj == NULL)
+        return 0;
+    struct loom_object *o = obj;
+    int32_t f = atomic_load_explicit(&o->findex, memory_order_acquire);
+    if (f > 0)
+        return f;
+    pthread_mutex_lock(&lock);
+    f = atomic_load_explicit(&o->findex, memory_order_relaxed); /* another thread's, maybe */
+    if (f == 0) {
+        f = take_index();
+        if (f > 0) {
+            atomic_store_explicit(entry(f), obj, memory_order_release);
+            atomic_store_explicit(&o->findex, f, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return f > 0 ? f : -1;
+}
+
+void *loom__fhandle_object(int32_t f, void *invalid)
+{
+    if (f == 0)
+        return NULL;
+    if (f < 0 || f / CHUNK >= CHUNKS)
+        return invalid;
+    _Atomic(void *) *e = entry(f);
+    void *obj = e ? atomic_load_explicit(e, memory_order_acquire) : NULL;
+    return obj ? obj : invalid;
+}
+
+void loom__fhandle_forget(void *obj)
+{
+    struct loom_object *o = obj;
+    if (atomic_load_explicit(&o->findex, memory_order_relaxed) == 0) /* the common case */
+        return;
+    pthread_mutex_lock(&lock);
+    int32_t f = atomic_load_explicit(&o->findex, memory_order_relaxed);
+    if (f > 0) {
+        atomic_store_explicit(entry(f), NULL, memory_order_release);
+        atomic_store_explicit(&o->findex, 0, memory_order_relaxed);
+        if (nfree == cap_free) {
+            int32_t cap = cap_free ? 2 * cap_free : 64;
+            int32_t *fl = realloc(free_list, (size_t)cap * sizeof *fl);
+            if (fl) {
+                free_list = fl;
+                cap_free = cap;
+            }
+        }
+        if (nfree < cap_free) /* else the index is lost: a bounded leak on ENOMEM */
+            free_list[nfree++] = f;
+    }
+    pthread_mutex_unlock(&lock);
+}
