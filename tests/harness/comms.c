@@ -1,8 +1,9 @@
 /* tests/harness/comms.c — what MPICH's mtest does around a test: MPI_Get_library_version,
  * buffers from MPI_Alloc_mem, MPI_Type_get_envelope to tell named from derived types, and a
  * loop over communicators from MTestGetIntracomm (the world, an MPI_Comm_idup of it, an
- * even/odd MPI_Comm_split, a reversed MPI_Comm_create), running a broadcast and a reduction
- * from every root of each. */
+ * even/odd MPI_Comm_split, a reversed MPI_Comm_create), checking each one's name and that
+ * with MPI_ERRORS_RETURN a bad call returns its error class, and running a broadcast and a
+ * reduction from every root of each. */
 #include <stdio.h>
 #include <string.h>
 #include "mtest_lite.h"
@@ -132,6 +133,18 @@ int main(int argc, char **argv)
             MPI_Comm_compare(comm, MPI_COMM_WORLD, &result);
             MTEST_CHECK(errs, result == MPI_CONGRUENT);
         }
+        char got[MPI_MAX_OBJECT_NAME];
+        int nlen;
+        MPI_Comm_get_name(comm, got, &nlen);
+        MTEST_CHECK(errs, strcmp(got, name) == 0 && nlen == (int)strlen(name));
+        /* With MPI_ERRORS_RETURN a bad rank is an error code, of class MPI_ERR_RANK. */
+        MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+        int v = 0, cls = MPI_SUCCESS;
+        int rc = MPI_Send(&v, 1, MPI_INT, size, 0, comm);
+        MPI_Error_class(rc, &cls);
+        MTEST_CHECK(errs, rc != MPI_SUCCESS && cls == MPI_ERR_RANK);
+        if (cls != MPI_ERR_RANK)
+            MTestPrintError(rc);
         errs += on_comm(comm, name);
         MTestFreeComm(&comm);
     }

@@ -123,6 +123,8 @@ int MTestGetIntracomm(MPI_Comm *comm, int min_size, const char **name)
         MTestPrintErrorMsg(n, rc);
         *comm = MPI_COMM_NULL;
     } else if (*comm != MPI_COMM_NULL) {
+        if (*comm != MPI_COMM_WORLD)
+            MPI_Comm_set_name(*comm, n);
         int csize;
         MPI_Comm_size(*comm, &csize);
         if (csize < min_size)

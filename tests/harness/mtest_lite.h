@@ -23,7 +23,8 @@ void MTestPrintfMsg(int level, const char *fmt, ...) __attribute__((format(print
 /* The communicators a test runs on, one by one: MPI_COMM_WORLD, a dup of it (MPI_Comm_idup),
  * its even and odd ranks (MPI_Comm_split), and all of it in reversed order (MPI_Comm_create).
  * Returns 0 when there are no more; otherwise sets *comm (MPI_COMM_NULL on a rank outside a
- * communicator of at least min_size ranks) and its name in *name. */
+ * communicator of at least min_size ranks) and its name in *name, which MPI_Comm_get_name
+ * gives too. */
 int MTestGetIntracomm(MPI_Comm *comm, int min_size, const char **name);
 /* Frees what MTestGetIntracomm made (not MPI_COMM_WORLD, not MPI_COMM_NULL). */
 void MTestFreeComm(MPI_Comm *comm);
