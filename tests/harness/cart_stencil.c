@@ -1,6 +1,7 @@
 /* tests/harness/cart_stencil.c — a 2-D Jacobi iteration on a periodic Cartesian grid of
  * ranks: MPI_Dims_create, MPI_Cart_create, MPI_Cart_shift, halos exchanged with MPI_Sendrecv
- * (rows contiguous, columns as an MPI_Type_vector), a global residual with MPI_Allreduce.
+ * on even steps and MPI_Isend/MPI_Irecv/MPI_Waitall on odd ones (rows contiguous, columns as
+ * an MPI_Type_vector), a global residual with MPI_Allreduce.
  * Rank 0 gathers the grid and checks it and the residual against the same iteration done
  * serially. */
 #include <math.h>
@@ -79,22 +80,41 @@ int main(int argc, char **argv)
 
     double residual = 0.0;
     for (int step = 0; step < STEPS; step++) {
-        /* Rows: my last row down, my top halo from up; my first row up, bottom halo from
-         * down. Columns likewise, one element per row. */
-        MPI_Sendrecv(&AT(u, NX, 1), NY, MPI_DOUBLE, down, 0, &AT(u, 0, 1), NY, MPI_DOUBLE, up, 0,
-                     cart, MPI_STATUS_IGNORE);
-        MPI_Sendrecv(&AT(u, 1, 1), NY, MPI_DOUBLE, up, 1, &AT(u, NX + 1, 1), NY, MPI_DOUBLE, down,
-                     1, cart, MPI_STATUS_IGNORE);
-        MPI_Status st;
-        MPI_Sendrecv(&AT(u, 1, NY), 1, column, right, 2, &AT(u, 1, 0), 1, column, left, 2, cart,
-                     &st);
-        int count;
-        MPI_Get_count(&st, column, &count);
-        MTEST_CHECK(errs, count == 1 && st.MPI_SOURCE == left && st.MPI_TAG == 2);
-        MPI_Get_count(&st, MPI_DOUBLE, &count);
-        MTEST_CHECK(errs, count == NX);
-        MPI_Sendrecv(&AT(u, 1, 1), 1, column, left, 3, &AT(u, 1, NY + 1), 1, column, right, 3,
-                     cart, MPI_STATUS_IGNORE);
+        if (step % 2) {
+            /* Odd steps post all eight transfers, then wait for them. */
+            MPI_Request rq[8];
+            MPI_Irecv(&AT(u, 0, 1), NY, MPI_DOUBLE, up, 0, cart, &rq[0]);
+            MPI_Irecv(&AT(u, NX + 1, 1), NY, MPI_DOUBLE, down, 1, cart, &rq[1]);
+            MPI_Irecv(&AT(u, 1, 0), 1, column, left, 2, cart, &rq[2]);
+            MPI_Irecv(&AT(u, 1, NY + 1), 1, column, right, 3, cart, &rq[3]);
+            MPI_Isend(&AT(u, NX, 1), NY, MPI_DOUBLE, down, 0, cart, &rq[4]);
+            MPI_Isend(&AT(u, 1, 1), NY, MPI_DOUBLE, up, 1, cart, &rq[5]);
+            MPI_Isend(&AT(u, 1, NY), 1, column, right, 2, cart, &rq[6]);
+            MPI_Isend(&AT(u, 1, 1), 1, column, left, 3, cart, &rq[7]);
+            MPI_Status sts[8];
+            MPI_Waitall(8, rq, sts);
+            MTEST_CHECK(errs, sts[0].MPI_SOURCE == up && sts[1].MPI_SOURCE == down &&
+                                  sts[2].MPI_SOURCE == left && sts[3].MPI_SOURCE == right);
+            for (int k = 0; k < 8; k++)
+                MTEST_CHECK(errs, rq[k] == MPI_REQUEST_NULL);
+        } else {
+            /* Rows: my last row down, my top halo from up; my first row up, bottom halo from
+             * down. Columns likewise, one element per row. */
+            MPI_Sendrecv(&AT(u, NX, 1), NY, MPI_DOUBLE, down, 0, &AT(u, 0, 1), NY, MPI_DOUBLE,
+                         up, 0, cart, MPI_STATUS_IGNORE);
+            MPI_Sendrecv(&AT(u, 1, 1), NY, MPI_DOUBLE, up, 1, &AT(u, NX + 1, 1), NY,
+                         MPI_DOUBLE, down, 1, cart, MPI_STATUS_IGNORE);
+            MPI_Status st;
+            MPI_Sendrecv(&AT(u, 1, NY), 1, column, right, 2, &AT(u, 1, 0), 1, column, left, 2, cart,
+                         &st);
+            int count;
+            MPI_Get_count(&st, column, &count);
+            MTEST_CHECK(errs, count == 1 && st.MPI_SOURCE == left && st.MPI_TAG == 2);
+            MPI_Get_count(&st, MPI_DOUBLE, &count);
+            MTEST_CHECK(errs, count == NX);
+            MPI_Sendrecv(&AT(u, 1, 1), 1, column, left, 3, &AT(u, 1, NY + 1), 1, column, right, 3,
+                         cart, MPI_STATUS_IGNORE);
+        }
 
         double local = 0.0;
         for (int i = 1; i <= NX; i++)

@@ -1,7 +1,8 @@
 /* tests/harness/intercomm_pingpong.c — MPI_COMM_WORLD split in halves joined by
  * MPI_Intercomm_create: ping-pong between the groups' ranks, MPI_Intercomm_merge with the low
  * half first and then last (the merged ranks' order checked), an allreduce on the
- * intercommunicator (each group gets the other's sum) and on the merged communicator.
+ * intercommunicator (each group gets the other's sum) and on the merged communicator, and a
+ * broadcast across from a root of either group.
  * Needs 2 ranks or more. */
 #include <stdio.h>
 #include "mtest_lite.h"
@@ -67,6 +68,22 @@ int main(int argc, char **argv)
     MPI_Allreduce(&mine, &got, 1, MPI_INT, MPI_SUM, inter);
     int lowsum = half * (half + 1) / 2, all = size * (size + 1) / 2;
     MTEST_CHECK(errs, got == (low ? all - lowsum : lowsum));
+
+    /* A broadcast across from each group's last rank: the root passes MPI_ROOT, the rest of
+     * its group MPI_PROC_NULL, the other group the root's rank in the remote group. */
+    for (int rootlow = 1; rootlow >= 0; rootlow--) {
+        int rootrank = rootlow ? half - 1 : size - half - 1, buf[3];
+        int sending = low == rootlow, root;
+        if (sending)
+            root = lrank == rootrank ? MPI_ROOT : MPI_PROC_NULL;
+        else
+            root = rootrank;
+        for (int k = 0; k < 3; k++)
+            buf[k] = root == MPI_ROOT ? 77 * (rootlow + 1) + k : -1;
+        MPI_Bcast(buf, 3, MPI_INT, root, inter);
+        for (int k = 0; k < 3; k++)
+            MTEST_CHECK(errs, buf[k] == (root == MPI_PROC_NULL ? -1 : 77 * (rootlow + 1) + k));
+    }
 
     /* Merge: high = 0 for the low half puts it first (the world's order); the other way round
      * the high half comes first. */
