@@ -8,8 +8,9 @@
  * (api/init.c, docs/sessions.md). So a rank that never calls MPI_Init can communicate on
  * communicators made from a process set's group (MPI_Comm_create_from_group).
  *
- * Process sets: "mpi://WORLD" (every rank of the job) and "mpi://SELF" (the calling rank),
- * in that order; the list never changes while the job runs.
+ * Process sets: "mpi://WORLD" (every rank of the job), "mpi://SELF" (the calling rank), then
+ * one per hardware level holding the rank ("hwloc://NUMANode": the ranks bound inside the
+ * calling rank's NUMA node; see rank_psets). The list never changes while the job runs.
  *
  * Errors: an invalid session handle goes to MPI_COMM_SELF's handler (there is no session to
  * raise it on: fatal until the rank's layers are up); any other error of a call on a valid
@@ -25,6 +26,7 @@
 #include "comm/comm.h"
 #include "comm/errhandler.h"
 #include "core/quarantine.h"
+#include "topo/topo.h"
 
 struct loom_session {
     struct loom_object obj;
@@ -36,21 +38,70 @@ struct loom_session {
                                         read-only between init and finalize */
 };
 
-static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
-enum { NPSETS = sizeof psets / sizeof psets[0] };
+/* The process sets a rank sees: "mpi://WORLD", "mpi://SELF", then "hwloc://<Type>" for
+ * each hardware resource type (MPI_Get_hw_resource_info's order, the largest first) of which
+ * one object holds the rank's CPU set: the ranks bound inside that same object. Fixed for
+ * the rank while the job runs (bindings and the machine do not change), so the indexes are
+ * stable; computed on each call from read-only job data. */
+enum { MAX_TYPES = 16, MAX_PSETS = 2 + MAX_TYPES };
 
-/* The pset's index, or -1 when the name is none of them. */
-static int pset_index(const char *name)
+struct pset_list {
+    int n;
+    char name[MAX_PSETS][MPI_MAX_PSET_NAME_LEN];
+    const char *type[MAX_PSETS]; /* the hardware type, NULL for the mpi:// sets */
+};
+
+/* Where rank w runs (the whole machine when it is not bound). */
+static const struct loom_cpuset *rank_set(int w)
 {
-    for (int i = 0; i < NPSETS; i++)
-        if (strcmp(name, psets[i]) == 0)
+    const struct loom_cpuset *s = loom__job.ranks[w].cpuset;
+    return s ? s : loom__topo_machine_set(loom__job.topo);
+}
+
+static void rank_psets(struct pset_list *l)
+{
+    snprintf(l->name[0], sizeof l->name[0], "mpi://WORLD");
+    snprintf(l->name[1], sizeof l->name[1], "mpi://SELF");
+    l->type[0] = l->type[1] = NULL;
+    l->n = 2;
+    const char *types[MAX_TYPES];
+    int nt = loom__topo_resource_types(loom__job.topo, types, MAX_TYPES);
+    const struct loom_cpuset *mine = rank_set(loom__self->world_rank);
+    for (int i = 0; i < nt && l->n < MAX_PSETS; i++)
+        if (loom__topo_resource_of(loom__job.topo, types[i], mine) >= 0) {
+            snprintf(l->name[l->n], sizeof l->name[l->n], "%s%s", LOOM_HW_URI_PREFIX,
+                     types[i]);
+            l->type[l->n++] = types[i];
+        }
+}
+
+/* The pset's index in l, or -1 when the name is none of them (exact match: case counts). */
+static int pset_index(const struct pset_list *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(name, l->name[i]) == 0)
             return i;
     return -1;
 }
 
-static int pset_size(int i)
+/* 1 if world rank w is a member of pset i of l (the calling rank's list). */
+static int pset_has(const struct pset_list *l, int i, int w)
 {
-    return i == 0 ? loom__job.nranks : 1;
+    if (i == 0)
+        return 1;
+    if (i == 1)
+        return w == loom__self->world_rank;
+    const struct loom_topo *t = loom__job.topo;
+    return loom__topo_resource_of(t, l->type[i], rank_set(w)) ==
+           loom__topo_resource_of(t, l->type[i], rank_set(loom__self->world_rank));
+}
+
+static int pset_size(const struct pset_list *l, int i)
+{
+    int n = 0;
+    for (int w = 0; w < loom__job.nranks; w++)
+        n += pset_has(l, i, w);
+    return n;
 }
 
 /* The calling rank's open session named by h, or NULL. */
@@ -197,7 +248,9 @@ int loom__mpi_session_get_num_psets(MPI_Session session, MPI_Info info, int *nps
         return rc;
     if (npset_names == NULL)
         return session_error(s, fn, MPI_ERR_ARG, "npset_names is NULL");
-    *npset_names = NPSETS;
+    struct pset_list l;
+    rank_psets(&l);
+    *npset_names = l.n;
     return MPI_SUCCESS;
 }
 
@@ -212,9 +265,11 @@ int loom__mpi_session_get_nth_pset(MPI_Session session, MPI_Info info, int n, in
         return rc;
     if ((rc = check_info(s, fn, info)) != MPI_SUCCESS)
         return rc;
-    if (n < 0 || n >= NPSETS)
+    struct pset_list l;
+    rank_psets(&l);
+    if (n < 0 || n >= l.n)
         return session_error(s, fn, MPI_ERR_ARG, "n %d out of range (%d process sets)", n,
-                             NPSETS);
+                             l.n);
     if (pset_len == NULL)
         return session_error(s, fn, MPI_ERR_ARG, "pset_len is NULL");
     if (*pset_len < 0)
@@ -222,24 +277,26 @@ int loom__mpi_session_get_nth_pset(MPI_Session session, MPI_Info info, int n, in
     if (*pset_len > 0 && pset_name == NULL)
         return session_error(s, fn, MPI_ERR_ARG, "pset_name is NULL with *pset_len %d",
                              *pset_len);
-    int len = (int)strlen(psets[n]);
+    int len = (int)strlen(l.name[n]);
     if (*pset_len > 0) { /* truncated to the buffer, always terminated */
         int k = len < *pset_len - 1 ? len : *pset_len - 1;
-        memcpy(pset_name, psets[n], (size_t)k);
+        memcpy(pset_name, l.name[n], (size_t)k);
         pset_name[k] = '\0';
     }
     *pset_len = len + 1;
     return MPI_SUCCESS;
 }
 
-/* The pset named, or -1 after raising MPI_ERR_ARG in *rc. */
-static int pset_arg(struct loom_session *s, const char *fn, const char *name, int *rc)
+/* The pset named (its index in l, filled), or -1 after raising MPI_ERR_ARG in *rc. */
+static int pset_arg(struct loom_session *s, const char *fn, const char *name,
+                    struct pset_list *l, int *rc)
 {
     if (name == NULL) {
         *rc = session_error(s, fn, MPI_ERR_ARG, "pset_name is NULL");
         return -1;
     }
-    int i = pset_index(name);
+    rank_psets(l);
+    int i = pset_index(l, name);
     if (i < 0)
         *rc = session_error(s, fn, MPI_ERR_ARG, "no process set named \"%.*s\"",
                             MPI_MAX_PSET_NAME_LEN, name);
@@ -257,13 +314,15 @@ int loom__mpi_session_get_pset_info(MPI_Session session, const char *pset_name,
         return rc;
     if (info == NULL)
         return session_error(s, fn, MPI_ERR_ARG, "info is NULL");
-    int i = pset_arg(s, fn, pset_name, &rc);
+    struct pset_list l;
+    int i = pset_arg(s, fn, pset_name, &l, &rc);
     if (i < 0)
         return rc;
     char size[16];
-    snprintf(size, sizeof size, "%d", pset_size(i));
+    snprintf(size, sizeof size, "%d", pset_size(&l, i));
     struct loom_info *out = loom__info_new(); /* the program frees it (MPI_Info_free) */
-    if (out == NULL || loom__info_set(out, "mpi_size", size) != 0) {
+    if (out == NULL || loom__info_set(out, "mpi_size", size) != 0 ||
+        (l.type[i] && loom__info_set(out, "mpi_hw_resource_type", l.type[i]) != 0)) {
         if (out)
             loom__info_free(out);
         return session_error(s, fn, MPI_ERR_NO_MEM, "out of memory");
@@ -300,17 +359,16 @@ int loom__mpi_group_from_session_pset(MPI_Session session, const char *pset_name
         return rc;
     if (newgroup == NULL)
         return session_error(s, fn, MPI_ERR_ARG, "newgroup is NULL");
-    int i = pset_arg(s, fn, pset_name, &rc);
+    struct pset_list l;
+    int i = pset_arg(s, fn, pset_name, &l, &rc);
     if (i < 0)
         return rc;
-    struct loom_group *g = loom__group_new(pset_size(i)); /* the program frees it */
+    struct loom_group *g = loom__group_new(pset_size(&l, i)); /* the program frees it */
     if (g == NULL)
         return session_error(s, fn, MPI_ERR_NO_MEM, "out of memory");
-    if (i == 0)
-        for (int k = 0; k < g->size; k++)
-            g->world[k] = k;
-    else
-        g->world[0] = loom__self->world_rank;
+    for (int w = 0, k = 0; w < loom__job.nranks; w++) /* in world rank order */
+        if (pset_has(&l, i, w))
+            g->world[k++] = w;
     *newgroup = g;
     return MPI_SUCCESS;
 }

@@ -71,8 +71,9 @@ int main(int argc, char **argv)
     MPI_Info info;
     CLASS(MPI_Session_get_pset_info(s, "", &info), MPI_ERR_ARG);
     char name[MPI_MAX_PSET_NAME_LEN];
-    int plen = sizeof name;
-    CLASS(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 2, &plen, name), MPI_ERR_ARG);
+    int plen = sizeof name, npsets = 0;
+    OK(MPI_Session_get_num_psets(s, MPI_INFO_NULL, &npsets)); /* hardware ones included */
+    CLASS(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, npsets, &plen, name), MPI_ERR_ARG);
     CLASS(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, -1, &plen, name), MPI_ERR_ARG);
     plen = 8;
     CLASS(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 0, &plen, NULL), MPI_ERR_ARG);

@@ -12,12 +12,12 @@ static void one_round(int round)
     OK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
     CHECK(s != MPI_SESSION_NULL);
 
-    /* the process sets: WORLD first, then SELF */
+    /* the process sets: WORLD first, then SELF (then hardware levels: hw_psets.c) */
     int np = -1;
     OK(MPI_Session_get_num_psets(s, MPI_INFO_NULL, &np));
-    CHECK_INT(np, 2);
+    CHECK(np >= 2);
     const char *names[2] = {"mpi://WORLD", "mpi://SELF"};
-    for (int i = 0; i < np; i++) {
+    for (int i = 0; i < 2; i++) {
         char name[MPI_MAX_PSET_NAME_LEN];
         int len = 0; /* 0: only the length needed */
         OK(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, i, &len, NULL));
