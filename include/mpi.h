@@ -52,6 +52,7 @@ typedef struct loom_op *MPI_Op;
 typedef struct loom_info *MPI_Info;
 typedef struct loom_errhandler *MPI_Errhandler;
 typedef struct loom_message *MPI_Message;
+typedef struct loom_session *MPI_Session; /* MPI 4 sessions (docs/sessions.md) */
 
 /* MPI_SOURCE, MPI_TAG and MPI_ERROR are public; the rest is loom's. */
 typedef struct MPI_Status {
@@ -164,6 +165,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_DUP_DATAREP 51
 #define MPI_ERR_CONVERSION 52
 #define MPI_ERR_IO 53
+#define MPI_ERR_SESSION 75 /* MPI 4: an invalid session handle (MPICH's value) */
 #define MPI_ERR_LASTCODE 78 /* MPI_T_ERR_NOT_SUPPORTED, the last class (MPICH's values) */
 
 /* ---- predefined objects ---------------------------------------------------------- */
@@ -337,6 +339,7 @@ LOOM_FOREACH_PREDEFINED_OP(LOOM_DECLARE_OP)
 /* ---- callbacks ------------------------------------------------------------------- */
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *errcode, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *errcode, ...);
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int keyval, void *extra_state,
                                         void *attribute_val_in, void *attribute_val_out,
                                         int *flag);
@@ -482,8 +485,12 @@ typedef MPI_Comm_delete_attr_function MPI_Delete_function;
 typedef MPI_Comm_errhandler_function MPI_Handler_function;
 
 /* ---- intercommunicators and nonblocking dup (MPI 4.1 chapter 7) ---- */
-/* MPI 4 creation from groups; loom has no sessions: a group is any group of the job's ranks */
+/* MPI 4 creation from groups: a group from a session's process set, or any group of the
+ * job's ranks */
 #define MPI_MAX_STRINGTAG_LEN 256
+/* sessions (MPI 4.1 chapter 11.3; docs/sessions.md) */
+#define MPI_SESSION_NULL ((MPI_Session)0)
+#define MPI_MAX_PSET_NAME_LEN 256
 
 /* ---- persistent collectives and generalized requests (MPI 4.1, sections 6.13, 13.2) ----
  * MPI_<Coll>_init: an inactive persistent request, started by MPI_Start / MPI_Startall,

@@ -1,7 +1,8 @@
 /* api/comm_from_group.c — MPI_Comm_create_from_group and MPI_Intercomm_create_from_groups
- * (MPI 4): communicators made from groups and a string tag (comm/from_group.c). loom has no
- * sessions: a group is any group of the job's ranks. No communicator exists before the new
- * one, so argument errors go to MPI_COMM_WORLD's handler, as for the group calls. */
+ * (MPI 4): communicators made from groups and a string tag (comm/from_group.c): a group from
+ * a session's process set (api/session.c) or any group of the job's ranks. No communicator
+ * exists before the new one, so argument errors go to MPI_COMM_WORLD's handler, as for the
+ * group calls. */
 #include <string.h>
 #include "api/api.h"
 #include "comm/comm.h"
@@ -21,6 +22,8 @@ static int check_common(const char *fn, const char *stringtag, MPI_Info info,
         return ERR(fn, MPI_ERR_INFO, "%s", loom__info_invalid_reason(info));
     if (!loom__object_is(errhandler, LOOM_MAGIC_ERRHANDLER))
         return ERR(fn, MPI_ERR_ARG, "errhandler is not a valid error handler");
+    if (errhandler->session_fn != NULL)
+        return ERR(fn, MPI_ERR_ARG, "errhandler is a session's, not a communicator's");
     if (out == NULL)
         return ERR(fn, MPI_ERR_ARG, "the output communicator is NULL");
     return MPI_SUCCESS;

@@ -43,6 +43,7 @@ static const char *class_text(int cls)
     case MPI_ERR_SIZE: return "invalid size";
     case MPI_ERR_NOT_SAME: return "arguments not the same on all ranks";
     case MPI_ERR_UNSUPPORTED_OPERATION: return "unsupported operation";
+    case MPI_ERR_SESSION: return "invalid session";
     case MPI_T_ERR_MEMORY: return "MPI_T: out of memory";
     case MPI_T_ERR_NOT_INITIALIZED: return "MPI_T: not initialized";
     case MPI_T_ERR_CANNOT_INIT: return "MPI_T: cannot initialize";
@@ -117,7 +118,7 @@ int loom__api_check_initialized(const char *fn)
         why = "called from a thread that works for no rank (one started before the ranks, "
               "or by the main thread of loom_run)";
     else if (loom__load_acquire(&r->state) == LOOM_RANK_STARTED)
-        why = "called before MPI_Init";
+        why = "called before MPI_Init (or MPI_Session_init)";
     else if (loom__load_acquire(&r->state) >= LOOM_RANK_FINALIZING)
         why = "called after MPI_Finalize";
     else

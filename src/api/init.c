@@ -9,32 +9,89 @@
 #include "api/layers.h"
 #include "core/runtime.h"
 
+/* The rank's layers come up at the first of MPI_Init and MPI_Session_init, and go down once:
+ * at MPI_Finalize when no session is left, at the MPI_Session_finalize of the last session
+ * after MPI_Finalize, or at the end of the rank's main (docs/sessions.md). Under life_lock. */
+static int layers_up(struct loom_rank *r, const char *fn)
+{
+    int st = loom__load_relaxed(&r->state);
+    if (st == LOOM_RANK_INITIALIZED)
+        return MPI_SUCCESS;
+    if (st != LOOM_RANK_STARTED)
+        return loom__api_check_initialized(fn); /* after the layers went down: reported */
+    int rc = loom__layers_rank_init();
+    if (rc != 0) {
+        loom__log("%s: %s", fn, loom__error_reason(rc));
+        loom__job_abort(1);
+    }
+    /* Registering the rank's worker made it this thread's: on a thread the rank created,
+     * give it back to the rank's own thread (which takes it at its first keypoint); this
+     * thread adopts a worker of its own at its first keypoint (core/thread_worker.c). */
+    if (!loom__on_rank_thread)
+        loom__task_self = NULL;
+    /* Ranks are threads that share everything: every level is as cheap as MULTIPLE. */
+    r->thread_level = MPI_THREAD_MULTIPLE;
+    /* release: the rank's layers are set up before another rank or loom_run's start order
+     * (acquire loads of the state) sees it initialized */
+    loom__store_release(&r->state, LOOM_RANK_INITIALIZED);
+    return MPI_SUCCESS;
+}
+
+int loom__api_rank_join_session(const char *fn)
+{
+    struct loom_rank *r = loom__self;
+    if (r == NULL)
+        return loom__api_check_initialized(fn); /* not a rank: reported, never returns */
+    pthread_mutex_lock(&r->life_lock);
+    int rc = layers_up(r, fn);
+    if (rc == MPI_SUCCESS)
+        loom__fetch_add_relaxed(&r->sessions, 1);
+    pthread_mutex_unlock(&r->life_lock);
+    return rc;
+}
+
+void loom__api_rank_leave_session(void)
+{
+    struct loom_rank *r = loom__self;
+    pthread_mutex_lock(&r->life_lock);
+    /* the last session after MPI_Finalize: nothing uses the rank's layers any more */
+    if (loom__fetch_add_relaxed(&r->sessions, -1) == 1 &&
+        loom__load_relaxed(&r->world_model) == 2)
+        loom__rank_finalize(r);
+    pthread_mutex_unlock(&r->life_lock);
+}
+
 int loom__mpi_init_thread(int *argc, char ***argv, int required, int *provided)
 {
     struct loom_rank *r = loom__self;
     (void)argc;
     (void)argv;
     const char *fn = required == -1 ? "MPI_Init" : "MPI_Init_thread";
-    if (r != NULL && loom__load_relaxed(&r->state) == LOOM_RANK_INITIALIZED)
-        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_OTHER, "MPI is already initialized");
-    if (r == NULL || loom__load_relaxed(&r->state) != LOOM_RANK_STARTED)
+    if (r == NULL)
         return loom__api_check_initialized(fn);
     if (required != -1 && (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)) {
         loom__log("MPI_Init_thread: required level %d is not a thread level", required);
         loom__job_abort(1);
     }
-    int rc = loom__layers_rank_init();
-    if (rc != 0) {
-        loom__log("%s: %s", fn, loom__error_reason(rc));
-        loom__job_abort(1);
+    pthread_mutex_lock(&r->life_lock);
+    int world = loom__load_relaxed(&r->world_model);
+    if (world != 0) {
+        pthread_mutex_unlock(&r->life_lock);
+        if (world == 2 && loom__load_relaxed(&r->state) != LOOM_RANK_INITIALIZED)
+            return loom__api_check_initialized(fn); /* reported: after MPI_Finalize */
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_OTHER, "%s",
+                               world == 1 ? "MPI is already initialized"
+                                          : "called after MPI_Finalize");
     }
-    /* Ranks are threads that share everything: every level is as cheap as MULTIPLE. */
-    r->thread_level = MPI_THREAD_MULTIPLE;
-    r->init_thread = pthread_self();
-    if (provided)
+    int rc = layers_up(r, fn); /* up already when a session came first */
+    if (rc == MPI_SUCCESS) {
+        r->init_thread = pthread_self();
+        loom__store_relaxed(&r->world_model, 1);
+    }
+    pthread_mutex_unlock(&r->life_lock);
+    if (rc == MPI_SUCCESS && provided)
         *provided = MPI_THREAD_MULTIPLE;
-    loom__store_release(&r->state, LOOM_RANK_INITIALIZED);
-    return MPI_SUCCESS;
+    return rc;
 }
 
 int loom__mpi_init(int *argc, char ***argv)
@@ -42,12 +99,13 @@ int loom__mpi_init(int *argc, char ***argv)
     return loom__mpi_init_thread(argc, argv, -1, NULL);
 }
 
+/* The world model's state (MPI 4.1, section 11.2.1): sessions do not count. */
 int loom__mpi_initialized(int *flag)
 {
     struct loom_rank *r = loom__self;
     if (flag == NULL)
         return loom__api_error(MPI_COMM_NULL, "MPI_Initialized", MPI_ERR_ARG, "flag is NULL");
-    *flag = r != NULL && loom__load_acquire(&r->state) >= LOOM_RANK_INITIALIZED;
+    *flag = r != NULL && loom__load_relaxed(&r->world_model) >= 1;
     return MPI_SUCCESS;
 }
 
@@ -56,14 +114,28 @@ int loom__mpi_finalized(int *flag)
     struct loom_rank *r = loom__self;
     if (flag == NULL)
         return loom__api_error(MPI_COMM_NULL, "MPI_Finalized", MPI_ERR_ARG, "flag is NULL");
-    *flag = r != NULL && loom__load_acquire(&r->state) >= LOOM_RANK_FINALIZED;
+    *flag = r != NULL && loom__load_relaxed(&r->world_model) == 2;
     return MPI_SUCCESS;
 }
 
 int loom__mpi_finalize(void)
 {
     LOOM_API_ENTER("MPI_Finalize");
-    loom__rank_finalize(loom__self);
+    struct loom_rank *r = loom__self;
+    pthread_mutex_lock(&r->life_lock);
+    int world = loom__load_relaxed(&r->world_model);
+    if (world != 1) {
+        pthread_mutex_unlock(&r->life_lock);
+        return loom__api_error(MPI_COMM_SELF, "MPI_Finalize", MPI_ERR_OTHER, "%s",
+                               world == 0 ? "called before MPI_Init (the rank uses sessions only)"
+                                          : "called after MPI_Finalize");
+    }
+    /* Sessions still open keep the rank's layers up: the last MPI_Session_finalize takes
+     * them down (loom__api_rank_leave_session). */
+    if (loom__load_relaxed(&r->sessions) == 0)
+        loom__rank_finalize(r);
+    loom__store_relaxed(&r->world_model, 2);
+    pthread_mutex_unlock(&r->life_lock);
     return MPI_SUCCESS;
 }
 

@@ -107,7 +107,10 @@ struct loom_errhandler {
     struct loom_object obj;
     _Atomic int refs;                 /* handles + communicators using it (not for builtins) */
     int builtin;                      /* 1 FATAL, 2 RETURN, 3 ABORT, 0 user */
-    MPI_Comm_errhandler_function *fn; /* user function when builtin == 0 */
+    MPI_Comm_errhandler_function *fn; /* user function for communicators (builtin == 0) */
+    MPI_Session_errhandler_function *session_fn; /* or for sessions (api/session.c): a user
+                                                    handler has exactly one of the two, and is
+                                                    attached only to objects of its kind */
 };
 
 /* ---- groups (comm/group.c, comm/group_ops.c) ---------------------------------------- */

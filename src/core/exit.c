@@ -2,7 +2,8 @@
  *
  * loom defines exit() itself (the dynamic linker finds the program's libloom before libc), so
  * that a rank calling exit(code) behaves as a process of a multi-process MPI job would:
- *  - after MPI_Finalize, it ends only itself: its main is over, with status `code`;
+ *  - after MPI_Finalize (or, using sessions only, once it finalized them all), it ends only
+ *    itself: its main is over, with status `code`;
  *  - before, it ends the whole job with `code`, as a process dying mid-job does.
  * Threads that are not ranks (the process's main thread, helper threads) get libc's exit. */
 #include <dlfcn.h>
@@ -26,7 +27,10 @@ __attribute__((visibility("default"))) void exit(int code)
     if (r == NULL || loom__job.ranks == NULL)
         real_exit(code);
     int state = loom__load_acquire(&r->state);
-    if (state >= LOOM_RANK_FINALIZED) {
+    /* Done with MPI: after MPI_Finalize, or (sessions only) with every session finalized. */
+    if (state >= LOOM_RANK_FINALIZED ||
+        (state == LOOM_RANK_INITIALIZED && loom__load_relaxed(&r->world_model) != 1 &&
+         loom__load_relaxed(&r->sessions) == 0)) {
         loom__rank_finish(r, code);
         pthread_exit(NULL);
     }

@@ -39,8 +39,15 @@ void loom__rank_finalize(struct loom_rank *r)
 void loom__rank_finish(struct loom_rank *r, int code)
 {
     if (loom__load_acquire(&r->state) == LOOM_RANK_INITIALIZED) {
-        if (loom__config_int(LOOM_CFG_WARN_UNFINALIZED))
-            loom__log("warning: main returned without calling MPI_Finalize; finalizing it");
+        /* A rank that used sessions only, and finalized them all, ends here quietly: its
+         * layers stayed up for a session to come (docs/sessions.md). */
+        if (loom__config_int(LOOM_CFG_WARN_UNFINALIZED)) {
+            if (loom__load_relaxed(&r->world_model) == 1)
+                loom__log("warning: main returned without calling MPI_Finalize; finalizing it");
+            else if (loom__load_relaxed(&r->sessions) > 0)
+                loom__log("warning: main returned with %d session(s) not finalized; "
+                          "finalizing them", loom__load_relaxed(&r->sessions));
+        }
         loom__rank_finalize(r);
     }
     r->exit_code = code;

@@ -7,6 +7,7 @@
 
 struct loom_job loom__job;
 LOOM_TLS_FAST struct loom_rank *loom__self;
+LOOM_TLS_FAST int loom__on_rank_thread;
 
 _Noreturn void loom__job_abort(int code)
 {

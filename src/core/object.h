@@ -18,6 +18,7 @@ enum loom_magic {
     LOOM_MAGIC_INFO = 0x10c0140,
     LOOM_MAGIC_ERRHANDLER = 0x10c0e44,
     LOOM_MAGIC_MESSAGE = 0x10c0335,
+    LOOM_MAGIC_SESSION = 0x10c0535,
 };
 
 struct loom_object {

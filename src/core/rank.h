@@ -39,6 +39,13 @@ struct loom_rank {
     _Atomic int state;             /* enum loom_rank_state; written by the rank, release */
     int exit_code;                 /* written by the rank before state = DONE */
     int thread_level;              /* MPI_Init_thread's provided level; own thread */
+    /* The rank's models (MPI 4.1 chapter 11): `state` says whether the rank's layers are up
+     * (the first of MPI_Init and MPI_Session_init brings them up); these say who uses them.
+     * Written by the rank's threads under life_lock, read without it by any thread of the
+     * rank (relaxed: MPI_Initialized, exit()). api/init.c and api/session.c. */
+    pthread_mutex_t life_lock;     /* the rank's init/finalize transitions; outermost lock */
+    _Atomic int world_model;       /* 0 before MPI_Init, 1 initialized, 2 MPI_Finalize done */
+    _Atomic int sessions;          /* sessions of the rank not finalized yet */
     struct loom_event event        /* the rank's doorbell: notified whenever something a wait
                                       of this rank may be waiting for has happened; on a line
                                       of its own, since every sender reads it and the rank
@@ -87,6 +94,10 @@ extern struct loom_job loom__job;
 /* The rank the calling thread belongs to; NULL outside rank threads. Progress threads of a
  * later issue act for a rank by setting it. */
 extern LOOM_TLS_FAST struct loom_rank *loom__self;
+/* 1 on a rank's own thread (the one that runs its main), 0 on every other thread: set by
+ * core/run.c before the rank's main. The rank's worker (`worker`) is this thread's, whichever
+ * thread of the rank brought the rank's layers up (a session may come from any thread). */
+extern LOOM_TLS_FAST int loom__on_rank_thread;
 
 /* Every thread that calls MPI for a rank runs that rank's tasks at its keypoints
  * (core/thread_worker.c). Init: main thread, before any rank runs; 0 or -1. Stats: add the

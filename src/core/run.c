@@ -54,6 +54,7 @@ static void *rank_thread(void *p)
     struct loom_rank *r = p;
     char err[256];
     loom__self = r;
+    loom__on_rank_thread = 1;
     if (loom__topo_bind_thread(loom__job.topo, r->cpuset, err, sizeof err) != 0)
         loom__log("warning: cannot bind: %s", err);
     /* Privatized globals: store this rank's addresses into its own copies (core/privatize.h). */
@@ -72,6 +73,7 @@ static void free_job(void)
             free(j->ranks[i].argv_block);
             loom__thread_workers_free(&j->ranks[i]);
             pthread_mutex_destroy(&j->ranks[i].helpers_lock);
+            pthread_mutex_destroy(&j->ranks[i].life_lock);
         }
         free(j->ranks);
         j->ranks = NULL;
@@ -137,6 +139,7 @@ static int setup(int argc, char **argv)
         atomic_init(&r->state, LOOM_RANK_STARTED);
         loom__event_init(&r->event);
         pthread_mutex_init(&r->helpers_lock, NULL);
+        pthread_mutex_init(&r->life_lock, NULL);
         if (!r->argv) {
             free(sets);
             loom__log("out of memory copying arguments");

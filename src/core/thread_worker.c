@@ -45,6 +45,12 @@ static struct loom_task_worker *adopt(void)
      * MPI_Init, which registers it), runs nothing. */
     if (r == NULL || !key_made || loom__load_acquire(&r->state) < LOOM_RANK_INITIALIZED)
         return NULL;
+    /* The rank's own thread, when another thread of the rank brought the rank's layers up
+     * (MPI_Session_init, api/init.c): its worker is the rank's, registered by that thread. */
+    if (loom__on_rank_thread) {
+        loom__task_self = &r->worker;
+        return &r->worker;
+    }
     pthread_mutex_lock(&r->helpers_lock);
     struct loom_thread_worker *h = r->helpers;
     while (h && h->in_use)

@@ -23,6 +23,7 @@ struct walk {
     MPI_Group half_group, other_group; /* the two halves */
     int remote_leader;      /* the other half's rank 0, as a rank of comm */
     MPI_Datatype vector;    /* a committed derived type */
+    MPI_Session session;    /* a session of the walking rank, errors returned */
     char *argv[2];          /* {"walk", NULL} */
     int distribs[WALK_N], dargs[WALK_N]; /* block distribution, default arguments (darray) */
     int size;               /* ranks in comm */
@@ -45,6 +46,7 @@ struct walk {
     MPI_Errhandler newerrhandler;
     MPI_Request req;
     MPI_Message message;
+    MPI_Session newsession;
     int i, position;
     MPI_Aint aint;
     MPI_Count count;
@@ -58,6 +60,7 @@ struct walk {
 
 void walk_user_fn(void *in, void *inout, int *len, MPI_Datatype *type);
 void walk_errhandler_fn(MPI_Comm *comm, int *code, ...);
+void walk_session_errhandler_fn(MPI_Session *session, int *code, ...);
 int walk_query_fn(void *extra_state, MPI_Status *status);
 int walk_free_fn(void *extra_state);
 int walk_cancel_fn(void *extra_state, int complete);

@@ -27,6 +27,11 @@ void walk_errhandler_fn(MPI_Comm *comm, int *code, ...)
     (void)comm, (void)code;
 }
 
+void walk_session_errhandler_fn(MPI_Session *session, int *code, ...)
+{
+    (void)session, (void)code;
+}
+
 int walk_query_fn(void *extra_state, MPI_Status *status)
 {
     (void)extra_state, (void)status;
@@ -88,6 +93,7 @@ void walk_reset(struct walk *W, const char *call, const char *param)
     W->newerrhandler = MPI_ERRHANDLER_NULL;
     W->req = MPI_REQUEST_NULL;
     W->message = MPI_MESSAGE_NO_PROC;
+    W->newsession = MPI_SESSION_NULL;
     W->i = W->position = 0;
     W->aint = 0;
     W->count = 0;
@@ -150,6 +156,7 @@ int main(int argc, char **argv)
     CHECK_INT(MPI_Comm_remote_group(W->inter, &W->other_group), MPI_SUCCESS);
     CHECK_INT(MPI_Type_vector(2, 1, 2, MPI_INT, &W->vector), MPI_SUCCESS);
     CHECK_INT(MPI_Type_commit(&W->vector), MPI_SUCCESS);
+    CHECK_INT(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &W->session), MPI_SUCCESS);
     static char walk_name[] = "walk";
     W->argv[0] = walk_name;
     W->argv[1] = NULL;
@@ -169,6 +176,7 @@ int main(int argc, char **argv)
                W->wrong);
     }
     MPI_Barrier(W->comm);
+    MPI_Session_finalize(&W->session);
     MPI_Type_free(&W->vector);
     MPI_Group_free(&W->other_group);
     MPI_Group_free(&W->half_group);

@@ -132,6 +132,16 @@ int main(int argc, char **argv)
     CHECK(MPI_Info_f2c(0) == MPI_INFO_NULL);
     CHECK(MPI_Errhandler_f2c(0) == MPI_ERRHANDLER_NULL);
     CHECK(MPI_Message_f2c(0) == MPI_MESSAGE_NULL);
+    CHECK(MPI_Session_f2c(0) == MPI_SESSION_NULL);
+    MPI_Session session;
+    CHECK_INT(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session), MPI_SUCCESS);
+    ROUND_TRIP(Session, session);
+    MPI_Fint fsession = MPI_Session_c2f(session);
+    int npsets = -1;
+    CHECK_INT(MPI_Session_get_num_psets(MPI_Session_f2c(fsession), MPI_INFO_NULL, &npsets),
+              MPI_SUCCESS);
+    CHECK(npsets >= 2);
+    CHECK_INT(MPI_Session_finalize(&session), MPI_SUCCESS);
 
     /* predefined handles */
     ROUND_TRIP(Comm, MPI_COMM_WORLD);

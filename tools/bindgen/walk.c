@@ -29,6 +29,7 @@ static const struct rule rules[] = {
     {"MPI_Info", "*", "W->info", "W->bad_info", "MPI_ERR_INFO"},
     {"MPI_Errhandler", "*", "MPI_ERRORS_RETURN", "MPI_ERRHANDLER_NULL", "MPI_ERR_ARG"},
     {"MPI_Request", "*", "MPI_REQUEST_NULL", "W->bad_request", "MPI_ERR_REQUEST"},
+    {"MPI_Session", "*", "W->session", "MPI_SESSION_NULL", "MPI_ERR_SESSION"},
     /* integers by what they mean */
     {"int", "count|sendcount|recvcount|incount|outcount|maxcount", "1", "-1", "MPI_ERR_COUNT"},
     {"int", "n", "1", "-1", "MPI_ERR_ARG"},
@@ -74,6 +75,7 @@ static const struct rule rules[] = {
     {"MPI_Errhandler *", "*", "&W->newerrhandler", "NULL", "MPI_ERR_ARG"},
     {"MPI_Request *", "*", "&W->req", "NULL", "MPI_ERR_ARG"},
     {"MPI_Message *", "*", "&W->message", "NULL", "MPI_ERR_ARG"},
+    {"MPI_Session *", "*", "&W->newsession", "NULL", "MPI_ERR_ARG"},
     {"int *", "position", "&W->position", "NULL", "MPI_ERR_ARG"},
     {"int *", "*", "&W->i", "NULL", "MPI_ERR_ARG"},
     {"MPI_Aint *", "*", "&W->aint", "NULL", "MPI_ERR_ARG"},
@@ -105,6 +107,7 @@ static const struct rule rules[] = {
     {"MPI_Delete_function *", "*", "MPI_NULL_DELETE_FN", NULL, NULL},
     {"MPI_Handler_function *", "*", "walk_errhandler_fn", NULL, NULL},
     {"MPI_Type_delete_attr_function *", "*", "MPI_TYPE_NULL_DELETE_FN", NULL, NULL},
+    {"MPI_Session_errhandler_function *", "*", "walk_session_errhandler_fn", NULL, NULL},
 };
 
 static int name_in(const char *name, const char *names)
