@@ -19,6 +19,11 @@ int loom__mpi_request_free(MPI_Request *request)
     if (r->kind == LOOM_REQ_COLL && r->persistent && r->active)
         return loom__api_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
                                "persistent collective request is active (complete it first)");
+    /* loom refuses an active partitioned request too (its channel and buffers are in
+     * use by the peer until the round ends) */
+    if ((r->kind == LOOM_REQ_PSEND || r->kind == LOOM_REQ_PRECV) && r->active)
+        return loom__api_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+                               "partitioned request is active (complete it first)");
     /* The operation goes on; whoever completes it frees the request. */
     loom__req_release(*request);
     *request = MPI_REQUEST_NULL;
