@@ -5,7 +5,8 @@
  * Pready_list (which then marks nothing); MPI_ERR_REQUEST for Pready on an inactive send or a
  * receive, Parrived on a send, Request_free of an active partitioned request. Also: Parrived
  * on an inactive receive says arrived, MPI_PROC_NULL peers complete at Start, a send longer
- * than its receive is truncated (MPI_ERR_TRUNCATE in the wait, the status counts what fit).
+ * than its receive is truncated (MPI_ERR_TRUNCATE in the wait, the status counts what fit),
+ * a shorter one fills the front of the buffer.
  * Pairs of ranks as in data.c. */
 #include "check.h"
 #include "mpi.h"
@@ -134,6 +135,30 @@ int main(int argc, char **argv)
     CHECK_INT(count, 8);
     for (int i = 0; i < 10; i++)
         CHECK_INT(rbuf[i], i < 8 ? peer * 100 + i : -1);
+    OK(MPI_Request_free(&s));
+    OK(MPI_Request_free(&r));
+
+    /* a shorter send: 6 ints into 8; the rest of the buffer stays, the status counts 6 */
+    for (int i = 0; i < 10; i++)
+        rbuf[i] = -1;
+    OK(MPI_Psend_init(sbuf, 3, 2, MPI_INT, peer, 4, w, ni, &s));
+    OK(MPI_Precv_init(rbuf, 2, 4, MPI_INT, peer, 4, w, ni, &r));
+    OK(MPI_Start(&r));
+    OK(MPI_Start(&s));
+    OK(MPI_Pready_list(2, (int[]){0, 1}, s));
+    OK(MPI_Barrier(w));
+    OK(MPI_Parrived(r, 0, &flag));
+    CHECK_INT(flag, 1);
+    OK(MPI_Parrived(r, 1, &flag)); /* ints 4, 5 wait for send partition 2 */
+    CHECK_INT(flag, 0);
+    OK(MPI_Barrier(w));
+    OK(MPI_Pready(2, s));
+    OK(MPI_Wait(&s, MPI_STATUS_IGNORE));
+    OK(MPI_Wait(&r, &st));
+    OK(MPI_Get_count(&st, MPI_INT, &count));
+    CHECK_INT(count, 6);
+    for (int i = 0; i < 8; i++)
+        CHECK_INT(rbuf[i], i < 6 ? peer * 100 + i : -1);
     OK(MPI_Request_free(&s));
     OK(MPI_Request_free(&r));
     OK(MPI_Finalize());
