@@ -108,7 +108,7 @@ static void side_fill(struct part_side *sd, struct loom_request *r, int parts)
     sd->count = r->count;
     sd->total = loom__dt_stream_size(r->type, r->count);
     sd->pbytes = sd->total / (size_t)parts;
-    atomic_init(&sd->round, 0);
+    /* `round` stays as calloc made it (0): the other side may already be reading it */
 }
 
 static _Atomic uint64_t *counters(int n)

@@ -6,7 +6,8 @@
  * moves the data; or every partition ready before the receive starts, so MPI_Start moves it)
  * and which calls complete (Wait, Waitall, Testall, Waitsome) and mark ready (Pready in
  * reverse order, Pready_range, Pready_list). Then a vector datatype on the receive side, and a
- * pair whose messages match in init order on one tag. */
+ * pair whose messages match in init order on one tag (completed with Waitany, Testany and
+ * Testsome). */
 #include <string.h>
 #include "check.h"
 #include "mpi.h"
@@ -170,8 +171,22 @@ static void order_pair(int me, int peer)
     OK(MPI_Startall(2, s));
     OK(MPI_Pready_range(0, 3, s[1]));
     OK(MPI_Pready_range(0, 1, s[0]));
-    OK(MPI_Waitall(2, s, MPI_STATUSES_IGNORE));
-    OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    for (int k = 0; k < 2; k++) { /* Waitany on the sends, Testany/Testsome on the receives */
+        int idx = -1;
+        OK(MPI_Waitany(2, s, &idx, MPI_STATUS_IGNORE));
+        CHECK(idx == 0 || idx == 1);
+    }
+    int idx = -1, flag = 0, out = 0, idxs[2];
+    while (!flag)
+        OK(MPI_Testany(2, r, &idx, &flag, MPI_STATUS_IGNORE));
+    CHECK(idx == 0 || idx == 1);
+    do
+        OK(MPI_Testsome(2, r, &out, idxs, MPI_STATUSES_IGNORE));
+    while (out == 0);
+    CHECK_INT(out, 1);
+    CHECK_INT(idxs[0], 1 - idx);
+    OK(MPI_Testsome(2, r, &out, idxs, MPI_STATUSES_IGNORE)); /* both inactive now */
+    CHECK_INT(out, MPI_UNDEFINED);
     for (int i = 0; i < 4; i++) {
         CHECK_INT(ra[i], value(peer, 1, i));
         CHECK_INT(rb[i], value(peer, 2, i));
