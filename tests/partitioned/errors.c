@@ -3,7 +3,8 @@
  * MPI_ERR_RANK / MPI_ERR_TAG for wildcards in MPI_Precv_init, MPI_ERR_ARG for 0 partitions, a
  * partition out of range, a partition already ready in the round, a bad Pready_range or
  * Pready_list (which then marks nothing); MPI_ERR_REQUEST for Pready on an inactive send or a
- * receive, Parrived on a send, Request_free of an active partitioned request. Also: Parrived
+ * receive, Parrived on a send, Request_free or Cancel of an active partitioned request (and
+ * Cancel of an inactive one). Also: Parrived
  * on an inactive receive says arrived, MPI_PROC_NULL peers complete at Start, a send longer
  * than its receive is truncated (MPI_ERR_TRUNCATE in the wait, the status counts what fit),
  * a shorter one fills the front of the buffer.
@@ -76,6 +77,8 @@ int main(int argc, char **argv)
     EXPECT(MPI_Pready_list(1, NULL, s), MPI_ERR_ARG);
     EXPECT(MPI_Request_free(&s), MPI_ERR_REQUEST);   /* active */
     EXPECT(MPI_Request_free(&r), MPI_ERR_REQUEST);
+    EXPECT(MPI_Cancel(&s), MPI_ERR_REQUEST);         /* active: cannot be cancelled */
+    EXPECT(MPI_Cancel(&r), MPI_ERR_REQUEST);
     for (int i = 0; i < 8; i++)
         sbuf[i] = rank * 100 + i;
     OK(MPI_Pready(1, s)); /* partition 1 was not marked by the bad list */
@@ -98,6 +101,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 8; i++)
         CHECK_INT(rbuf[i], peer * 100 + i);
     EXPECT(MPI_Pready(0, s), MPI_ERR_REQUEST); /* inactive again */
+    EXPECT(MPI_Cancel(&s), MPI_ERR_REQUEST);
     OK(MPI_Request_free(&s));
     OK(MPI_Request_free(&r));
     EXPECT(MPI_Pready(0, s), MPI_ERR_REQUEST); /* freed (MPI_REQUEST_NULL) */
