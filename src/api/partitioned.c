@@ -5,8 +5,8 @@
  * (api/p2p_request.c). Matching and data movement: p2p/part.c.
  * Error classes: a partition out of range, already ready, or a bad list: MPI_ERR_ARG; a
  * request that is null, freed, of the wrong kind (Pready on a receive, Parrived on a send) or
- * inactive (Pready): MPI_ERR_REQUEST. Parrived on an inactive receive says "arrived", as a test
- * of an inactive request says "complete". */
+ * inactive (Pready): MPI_ERR_REQUEST. Parrived on MPI_REQUEST_NULL or an inactive receive says
+ * "arrived" (MPI 4.1, chapter 4). */
 #include <limits.h>
 #include "api/p2p_args.h"
 #include "p2p/part.h"
@@ -183,9 +183,13 @@ int loom__mpi_parrived(MPI_Request request, int partition, int *flag)
     const char *fn = "MPI_Parrived";
     if (flag == NULL)
         return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "flag is NULL");
-    if (request == MPI_REQUEST_NULL || !loom__object_is(request, LOOM_MAGIC_REQUEST))
-        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST, "not a valid request (%s)",
-                               request == MPI_REQUEST_NULL ? "MPI_REQUEST_NULL" : "freed?");
+    if (request == MPI_REQUEST_NULL) { /* MPI 4.1, chapter 4: a null request has arrived */
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    if (!loom__object_is(request, LOOM_MAGIC_REQUEST))
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST,
+                               "not a valid request (freed?)");
     if (request->kind != LOOM_REQ_PRECV)
         return loom__api_error(request->comm, fn, MPI_ERR_REQUEST,
                                "not a partitioned receive request");
