@@ -6,6 +6,7 @@
 #include "coll/sched.h"
 #include "dt/dt.h"
 #include "p2p/bsend.h"
+#include "p2p/part.h"
 
 static int make(const char *fn, const void *buf, int count, MPI_Datatype type, int peer, int tag,
                 MPI_Comm comm, enum loom_req_kind kind, enum loom_send_mode mode,
@@ -99,6 +100,10 @@ static int start(const char *fn, MPI_Request *request)
     r->error = MPI_SUCCESS;
     r->cancelled = 0;
     r->active = 1;
+    if (r->kind == LOOM_REQ_PSEND || r->kind == LOOM_REQ_PRECV) { /* api/partitioned.c */
+        loom__part_start(r);
+        return MPI_SUCCESS;
+    }
     if (r->peer == MPI_PROC_NULL) {
         complete_now(r, MPI_PROC_NULL);
         return MPI_SUCCESS;

@@ -2,6 +2,13 @@
 #include "api/p2p_args.h"
 #include "p2p/grequest.h"
 
+/* A partitioned request started and not yet complete: may be neither freed nor cancelled. */
+static int partitioned_in_flight(struct loom_request *r)
+{
+    return (r->kind == LOOM_REQ_PSEND || r->kind == LOOM_REQ_PRECV) && r->active &&
+           !loom__req_is_complete(r);
+}
+
 int loom__mpi_request_free(MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Request_free");
@@ -19,6 +26,11 @@ int loom__mpi_request_free(MPI_Request *request)
     if (r->kind == LOOM_REQ_COLL && r->persistent && r->active)
         return loom__api_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
                                "persistent collective request is active (complete it first)");
+    /* MPI 4.1, chapter 4: freeing a partitioned request that is active and not complete is
+     * erroneous (its buffer and channel are in use by the peer until the round ends) */
+    if (partitioned_in_flight(r))
+        return loom__api_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+                               "partitioned request is active (complete it first)");
     /* The operation goes on; whoever completes it frees the request. */
     loom__req_release(*request);
     *request = MPI_REQUEST_NULL;
@@ -78,6 +90,9 @@ int loom__mpi_cancel(MPI_Request *request)
     if (r->persistent && !r->active)
         return loom__api_error(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
                                "persistent request is not active");
+    if (partitioned_in_flight(r)) /* MPI 4.1, chapter 4: erroneous */
+        return loom__api_error(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
+                               "partitioned request is active (it cannot be cancelled)");
     if (r->kind == LOOM_REQ_GREQ) { /* the user's operation: its cancel_fn decides */
         int err = loom__greq_cancel(r);
         if (err != MPI_SUCCESS)

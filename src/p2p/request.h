@@ -33,6 +33,8 @@ enum loom_req_kind {
     LOOM_REQ_DONE, /* complete at birth: PROC_NULL, buffered or eager sends */
     LOOM_REQ_COLL, /* a nonblocking collective (coll/): completes when its schedule ends */
     LOOM_REQ_GREQ, /* a generalized request (p2p/grequest.h): completed by the user */
+    LOOM_REQ_PSEND, /* a partitioned send (p2p/part.h): persistent; on_complete_arg is its */
+    LOOM_REQ_PRECV, /* ... or receive's channel; completes when every partition has moved */
 };
 
 enum loom_send_mode { LOOM_SEND_STANDARD = 0, LOOM_SEND_SYNC, LOOM_SEND_READY,
