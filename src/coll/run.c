@@ -280,6 +280,11 @@ static void release_sched(void *p)
 static void request_gone(struct loom_request *r)
 {
     struct loom_sched *s = r->on_complete_arg;
+    /* A persistent request is freed inactive, by its owner (MPI_Request_free): the schedule
+     * will never touch its contexts again, so the reference it kept on them goes now, in the
+     * owner's thread, as an MPI_Comm_free would drop it. */
+    if (s->persistent)
+        loom__comm_shared_release(s->shared);
     loom__quarantine_put(s, release_sched);
 }
 
@@ -485,6 +490,10 @@ int loom__sched_persist(struct loom_sched *s, MPI_Request *out)
     }
     r->persistent = 1; /* inactive until MPI_Start; freed (with s) by MPI_Request_free */
     s->persistent = 1;
+    /* MPI_Comm_free only marks the communicator for deallocation: the request may still be
+     * started and must find its matching contexts (and the other members theirs), so it
+     * keeps the shared half alive until MPI_Request_free (request_gone). */
+    loom__comm_shared_retain(s->shared);
     attach(s, r);
     *out = r;
     return 0;
