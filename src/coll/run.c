@@ -280,11 +280,11 @@ static void release_sched(void *p)
 static void request_gone(struct loom_request *r)
 {
     struct loom_sched *s = r->on_complete_arg;
-    /* A persistent request is freed inactive, by its owner (MPI_Request_free): the schedule
-     * will never touch its contexts again, so the reference it kept on them goes now, in the
-     * owner's thread, as an MPI_Comm_free would drop it. */
-    if (s->persistent)
-        loom__comm_shared_release(s->shared);
+    /* The schedule will never touch its contexts again (completing r was its last touch; a
+     * persistent request is freed inactive), so the reference it kept on them goes now. The
+     * last one frees them; whoever runs this may (the owner's wait or free, or the thread
+     * that completed a request the program had freed), as any member's MPI_Comm_free may. */
+    loom__comm_shared_release(s->shared);
     loom__quarantine_put(s, release_sched);
 }
 
@@ -413,6 +413,11 @@ static void placement(struct loom_task *t, struct loom_rank *me)
 /* Wire a built schedule to its request r and its tasks (once, before the first run). */
 static void attach(struct loom_sched *s, struct loom_request *r)
 {
+    /* MPI_Comm_free only marks the communicator for deallocation: a pending collective
+     * completes normally and a persistent one may still be started, on contexts that the
+     * other members' frees must not take away. The request keeps the shared half alive
+     * until it is gone (request_gone). */
+    loom__comm_shared_retain(s->shared);
     r->comm = s->comm;
     r->on_complete = request_gone;
     r->on_complete_arg = s;
@@ -490,10 +495,6 @@ int loom__sched_persist(struct loom_sched *s, MPI_Request *out)
     }
     r->persistent = 1; /* inactive until MPI_Start; freed (with s) by MPI_Request_free */
     s->persistent = 1;
-    /* MPI_Comm_free only marks the communicator for deallocation: the request may still be
-     * started and must find its matching contexts (and the other members theirs), so it
-     * keeps the shared half alive until MPI_Request_free (request_gone). */
-    loom__comm_shared_retain(s->shared);
     attach(s, r);
     *out = r;
     return 0;

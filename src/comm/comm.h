@@ -296,8 +296,8 @@ const char *loom__comm_invalid_reason(MPI_Comm comm);
 int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out);
 /* Drop one member's reference; the last one frees the shared half. */
 void loom__comm_shared_release(struct loom_comm_shared *sh);
-/* Take one more reference on sh (a persistent collective's request keeps the communicator's
- * matching contexts alive after MPI_Comm_free, coll/run.c); dropped by
+/* Take one more reference on sh (a nonblocking or persistent collective's request keeps the
+ * communicator's matching contexts alive after MPI_Comm_free, coll/run.c); dropped by
  * loom__comm_shared_release. The caller holds a reference already (a live handle). */
 void loom__comm_shared_retain(struct loom_comm_shared *sh);
 /* A handle of the calling rank on sh (whose reference it takes over), rank `rank`, error

@@ -3,8 +3,8 @@
  * The member that creates a shared half (the lowest rank of the new group) fills every field
  * before publishing the pointer through a rendezvous, so the others see it complete. It
  * starts with one reference per member handle to come; each member's handle drops one when
- * freed, and the last drop frees it; a persistent collective's request holds one more until
- * it is freed (MPI_Comm_free only marks the communicator for deallocation). Context ids come
+ * freed, and the last drop frees it; a nonblocking or persistent collective's request holds
+ * one more until it is gone (MPI_Comm_free only marks the communicator for deallocation). Context ids come
  * from one job-wide atomic counter: no lock is taken. */
 #include <stdlib.h>
 #include "comm/comm.h"

@@ -12,7 +12,8 @@
  * asymmetric edges (r -> r+1, r+3). The alltoall carries BIG ints per block (above the eager
  * limit). On the distributed graph the communicator is freed right after the inits, and
  * a persistent allreduce and bcast on a duplicate of MPI_COMM_WORLD are also started after
- * their communicator was freed: MPI_Comm_free only marks it for deallocation. */
+ * their communicator was freed, and nonblocking collectives pending when their communicator
+ * is freed complete: MPI_Comm_free only marks it for deallocation. */
 #include "coll_check.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
@@ -329,6 +330,39 @@ static void coll_after_comm_free(void)
     OK(MPI_Request_free(&req[1]));
 }
 
+/* Pending nonblocking collectives complete normally after MPI_Comm_free: an iallreduce of BIG
+ * ints and an ineighbor_alltoall on a ring, the communicators freed before the waits; and an
+ * ibarrier whose request the program freed, then the communicator: the thread that
+ * completes it lets the contexts go. */
+static void nonblocking_after_comm_free(void)
+{
+    MPI_Comm dup, ring;
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    OK(MPI_Cart_create(MPI_COMM_WORLD, 1, (int[]){size}, (int[]){1}, 0, &ring));
+    int *s = malloc(BIG * sizeof *s), *r = malloc(BIG * sizeof *r), ns[2], nr[2];
+    CHECK(s && r);
+    for (int e = 0; e < BIG; e++)
+        s[e] = rank + e, r[e] = -1;
+    ns[0] = 10 * rank, ns[1] = 10 * rank + 1, nr[0] = nr[1] = -1;
+    MPI_Request req[3];
+    OK(MPI_Iallreduce(s, r, BIG, MPI_INT, MPI_SUM, dup, &req[0]));
+    OK(MPI_Ineighbor_alltoall(ns, 1, MPI_INT, nr, 1, MPI_INT, ring, &req[1]));
+    OK(MPI_Comm_free(&dup));
+    OK(MPI_Comm_free(&ring));
+    OK(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+    for (int e = 0; e < BIG; e++)
+        if (r[e] != size * (size - 1) / 2 + size * e)
+            CHECK_INT(r[e], size * (size - 1) / 2 + size * e);
+    CHECK_INT(nr[0], 10 * ((rank - 1 + size) % size) + 1);
+    CHECK_INT(nr[1], 10 * ((rank + 1) % size));
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    OK(MPI_Ibarrier(dup, &req[2]));
+    OK(MPI_Request_free(&req[2]));
+    OK(MPI_Comm_free(&dup));
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    free(s), free(r);
+}
+
 int main(int argc, char **argv)
 {
     OK(MPI_Init(&argc, &argv));
@@ -364,6 +398,7 @@ int main(int argc, char **argv)
         run_all(c, free_comm);
     }
     coll_after_comm_free();
+    nonblocking_after_comm_free();
     OK(MPI_Finalize());
     return 0;
 }
