@@ -1,10 +1,10 @@
 /* api/neighbor.c — neighbor collectives (MPI 4.1 §8.6): Neighbor_allgather(v),
- * Neighbor_alltoall(v,w), their nonblocking forms and their persistent forms (MPI 4.1 §8.7,
- * *_init: the schedule is built once and rerun by each MPI_Start, docs/persistent.md). The communicator must carry a process
- * topology; counts, displacements and types are per neighbour (indegree entries for the
- * receive side, outdegree for the send side; NULL arrays are accepted for a side without
- * neighbours). MPI_IN_PLACE is not allowed (the standard has none for these calls). The
- * schedules are built by coll/neighbor.c and run by the collective engine. */
+ * Neighbor_alltoall(v,w), their nonblocking forms and their persistent forms (*_init: the
+ * schedule is built once and rerun by each MPI_Start, docs/persistent.md). The communicator
+ * must carry a process topology; counts, displacements and types are per neighbour (indegree
+ * entries for the receive side, outdegree for the send side; NULL arrays are accepted for a
+ * side without neighbours). MPI_IN_PLACE is not allowed (the standard has none for these
+ * calls). The schedules are built by coll/neighbor.c and run by the collective engine. */
 #include "api/api.h"
 #include "api/topo.h"
 #include "coll/check.h"

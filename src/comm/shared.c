@@ -4,8 +4,8 @@
  * before publishing the pointer through a rendezvous, so the others see it complete. It
  * starts with one reference per member handle to come; each member's handle drops one when
  * freed, and the last drop frees it; a nonblocking or persistent collective's request holds
- * one more until it is gone (MPI_Comm_free only marks the communicator for deallocation). Context ids come
- * from one job-wide atomic counter: no lock is taken. */
+ * one more until it is gone (MPI_Comm_free only marks the communicator for deallocation).
+ * Context ids come from one job-wide atomic counter: no lock is taken. */
 #include <stdlib.h>
 #include "comm/comm.h"
 #include "core/atomic.h"

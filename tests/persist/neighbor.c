@@ -1,4 +1,4 @@
-/* Persistent neighbor collectives (MPI_Neighbor_<coll>_init, MPI 4.1 §8.7): the five of them
+/* Persistent neighbor collectives (MPI_Neighbor_<coll>_init, MPI 4.1 chapter 8): the five of them
  * made once on a communicator with a process topology, then started several times, one at a
  * time in order, all at once by MPI_Startall, and one at a time in reverse order, completed
  * by Waitall, by Waits in reverse order and by Test loops. Between starts the send buffers
