@@ -1,9 +1,10 @@
 /* api/neighbor.c — neighbor collectives (MPI 4.1 §8.6): Neighbor_allgather(v),
- * Neighbor_alltoall(v,w) and their nonblocking forms. The communicator must carry a process
- * topology; counts, displacements and types are per neighbour (indegree entries for the
- * receive side, outdegree for the send side; NULL arrays are accepted for a side without
- * neighbours). MPI_IN_PLACE is not allowed (the standard has none for these calls). The
- * schedules are built by coll/neighbor.c and run by the collective engine. */
+ * Neighbor_alltoall(v,w), their nonblocking forms and their persistent forms (*_init: the
+ * schedule is built once and rerun by each MPI_Start, docs/persistent.md). The communicator
+ * must carry a process topology; counts, displacements and types are per neighbour (indegree
+ * entries for the receive side, outdegree for the send side; NULL arrays are accepted for a
+ * side without neighbours). MPI_IN_PLACE is not allowed (the standard has none for these
+ * calls). The schedules are built by coll/neighbor.c and run by the collective engine. */
 #include "api/api.h"
 #include "api/topo.h"
 #include "coll/check.h"
@@ -57,7 +58,8 @@ static int neighbor(const char *fn, enum form f, const void *sendbuf, int sendco
                     const int sendcounts[], const void *sdispls, MPI_Datatype sendtype,
                     const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
                     const int recvcounts[], const void *rdispls, MPI_Datatype recvtype,
-                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request,
+                    enum loom_coll_mode mode)
 {
     struct loom_comm *c;
     int rc = loom__topo_get(fn, comm, 0, &c);
@@ -78,7 +80,7 @@ static int neighbor(const char *fn, enum form f, const void *sendbuf, int sendco
             rc = check_vec(fn, comm, "recvbuf", recvbuf, recvcounts, rdispls, recvtype,
                            recvtypes, w, nin);
     }
-    if (rc == MPI_SUCCESS && request)
+    if (rc == MPI_SUCCESS && mode != LOOM_COLL_BLOCKING)
         rc = loom__coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -97,11 +99,16 @@ static int neighbor(const char *fn, enum form f, const void *sendbuf, int sendco
         [ALLTOALL] = loom__coll_build_neighbor_alltoall,
         [ALLTOALLV] = loom__coll_build_neighbor_alltoallv,
         [ALLTOALLW] = loom__coll_build_neighbor_alltoallw};
-    struct loom_sched *s = builders[f](c, comm, &a, request != NULL);
+    struct loom_sched *s = builders[f](c, comm, &a, mode != LOOM_COLL_BLOCKING);
     if (s == NULL)
         return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
     int mpi_err = MPI_SUCCESS;
-    rc = request ? loom__sched_start(s, request) : loom__sched_run(s, &mpi_err);
+    if (mode == LOOM_COLL_PERSISTENT) /* inactive until MPI_Start; kept until freed */
+        rc = loom__sched_persist(s, request);
+    else if (mode == LOOM_COLL_NONBLOCKING)
+        rc = loom__sched_start(s, request);
+    else
+        rc = loom__sched_run(s, &mpi_err);
     if (rc != 0)
         return loom__api_error_code(comm, fn, rc);
     if (mpi_err != MPI_SUCCESS)
@@ -115,7 +122,8 @@ int loom__mpi_neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatyp
 {
     LOOM_API_ENTER("MPI_Neighbor_allgather");
     return neighbor("MPI_Neighbor_allgather", ALLGATHER, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL);
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL,
+                    LOOM_COLL_BLOCKING);
 }
 
 int loom__mpi_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -127,7 +135,7 @@ int loom__mpi_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Dataty
         return loom__coll_check_request("MPI_Ineighbor_allgather", comm, request);
     return neighbor("MPI_Ineighbor_allgather", ALLGATHER, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
-                    request);
+                    request, LOOM_COLL_NONBLOCKING);
 }
 
 int loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -137,7 +145,7 @@ int loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Dataty
     LOOM_API_ENTER("MPI_Neighbor_allgatherv");
     return neighbor("MPI_Neighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
-                    NULL);
+                    NULL, LOOM_COLL_BLOCKING);
 }
 
 int loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -149,7 +157,7 @@ int loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datat
         return loom__coll_check_request("MPI_Ineighbor_allgatherv", comm, request);
     return neighbor("MPI_Ineighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
-                    request);
+                    request, LOOM_COLL_NONBLOCKING);
 }
 
 int loom__mpi_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -157,7 +165,8 @@ int loom__mpi_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoall");
     return neighbor("MPI_Neighbor_alltoall", ALLTOALL, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL);
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL,
+                    LOOM_COLL_BLOCKING);
 }
 
 int loom__mpi_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -169,7 +178,7 @@ int loom__mpi_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatyp
         return loom__coll_check_request("MPI_Ineighbor_alltoall", comm, request);
     return neighbor("MPI_Ineighbor_alltoall", ALLTOALL, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
-                    request);
+                    request, LOOM_COLL_NONBLOCKING);
 }
 
 int loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -179,7 +188,7 @@ int loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], co
     LOOM_API_ENTER("MPI_Neighbor_alltoallv");
     return neighbor("MPI_Neighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
                     sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
-                    NULL);
+                    NULL, LOOM_COLL_BLOCKING);
 }
 
 int loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -192,7 +201,7 @@ int loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], c
         return loom__coll_check_request("MPI_Ineighbor_alltoallv", comm, request);
     return neighbor("MPI_Ineighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
                     sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
-                    request);
+                    request, LOOM_COLL_NONBLOCKING);
 }
 
 int loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -203,7 +212,7 @@ int loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
     LOOM_API_ENTER("MPI_Neighbor_alltoallw");
     return neighbor("MPI_Neighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
                     NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
-                    NULL);
+                    NULL, LOOM_COLL_BLOCKING);
 }
 
 int loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -217,5 +226,77 @@ int loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
         return loom__coll_check_request("MPI_Ineighbor_alltoallw", comm, request);
     return neighbor("MPI_Ineighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
                     NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
-                    request);
+                    request, LOOM_COLL_NONBLOCKING);
+}
+
+/* ---- persistent forms (MPI 4): built once, rerun by each MPI_Start ---- */
+
+int  loom__mpi_neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Neighbor_allgather_init");
+    const char *fn = "MPI_Neighbor_allgather_init";
+    int rc = loom__coll_check_info(fn, comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
+                    recvcount, NULL, NULL, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, const int recvcounts[], const int displs[],
+                                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                        MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Neighbor_allgatherv_init");
+    const char *fn = "MPI_Neighbor_allgatherv_init";
+    int rc = loom__coll_check_info(fn, comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return neighbor(fn, ALLGATHERV, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, 0,
+                    recvcounts, displs, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Neighbor_alltoall_init");
+    const char *fn = "MPI_Neighbor_alltoall_init";
+    int rc = loom__coll_check_info(fn, comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
+                    recvcount, NULL, NULL, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                       const int recvcounts[], const int rdispls[],
+                                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                       MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Neighbor_alltoallv_init");
+    const char *fn = "MPI_Neighbor_alltoallv_init";
+    int rc = loom__coll_check_info(fn, comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return neighbor(fn, ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0,
+                    recvcounts, rdispls, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
+}
+
+int  loom__mpi_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                       const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                       void *recvbuf, const int recvcounts[],
+                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Neighbor_alltoallw_init");
+    const char *fn = "MPI_Neighbor_alltoallw_init";
+    int rc = loom__coll_check_info(fn, comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return neighbor(fn, ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes, recvbuf, 0,
+                    recvcounts, rdispls, NULL, recvtypes, comm, request, LOOM_COLL_PERSISTENT);
 }

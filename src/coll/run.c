@@ -280,6 +280,11 @@ static void release_sched(void *p)
 static void request_gone(struct loom_request *r)
 {
     struct loom_sched *s = r->on_complete_arg;
+    /* The schedule will never touch its contexts again (completing r was its last touch; a
+     * persistent request is freed inactive), so the reference it kept on them goes now. The
+     * last one frees them; whoever runs this may (the owner's wait or free, or the thread
+     * that completed a request the program had freed), as any member's MPI_Comm_free may. */
+    loom__comm_shared_release(s->shared);
     loom__quarantine_put(s, release_sched);
 }
 
@@ -408,6 +413,11 @@ static void placement(struct loom_task *t, struct loom_rank *me)
 /* Wire a built schedule to its request r and its tasks (once, before the first run). */
 static void attach(struct loom_sched *s, struct loom_request *r)
 {
+    /* MPI_Comm_free only marks the communicator for deallocation: a pending collective
+     * completes normally and a persistent one may still be started, on contexts that the
+     * other members' frees must not take away. The request keeps the shared half alive
+     * until it is gone (request_gone). */
+    loom__comm_shared_retain(s->shared);
     r->comm = s->comm;
     r->on_complete = request_gone;
     r->on_complete_arg = s;

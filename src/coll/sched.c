@@ -41,6 +41,7 @@ struct loom_sched *loom__sched_new(struct loom_comm *c, MPI_Comm h)
     if (!s)
         return NULL;
     s->ctx = c->sh->coll;
+    s->shared = c->sh;
     s->comm = h;
     s->me = c->rank;
     s->size = c->sh->size;

@@ -25,7 +25,11 @@
  * rerun by every MPI_Start (loom__sched_restart): the progress state is reset by the owner
  * while the request is inactive (nobody else touches the schedule then: its tasks are idle,
  * its requests complete), nothing is allocated. Its scratch stays with it between starts and
- * its memory goes to the quarantine when the user frees the inactive request. */
+ * its memory goes to the quarantine when the user frees the inactive request.
+ *
+ * A nonblocking or persistent schedule holds a reference on its communicator's shared half
+ * (its contexts) from the moment it gets its request until the request is gone, so it
+ * completes, or may be started, after MPI_Comm_free. */
 #ifndef LOOM_COLL_SCHED_H
 #define LOOM_COLL_SCHED_H
 #include <stdatomic.h>
@@ -83,6 +87,9 @@ struct loom_sched {
     uint8_t persistent;          /* made by an *_init call: rerun by MPI_Start, kept until freed */
     /* where it runs */
     struct loom_p2p_ctx *ctx;
+    struct loom_comm_shared *shared; /* the shared half ctx belongs to; once the schedule
+                                        has its request, a reference, dropped when the
+                                        request is gone (run.c) */
     MPI_Comm comm;               /* the user's handle, for errors */
     int me, size, tag;
     struct loom_rank *owner;

@@ -299,6 +299,10 @@ const char *loom__comm_invalid_reason(MPI_Comm comm);
 int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out);
 /* Drop one member's reference; the last one frees the shared half. */
 void loom__comm_shared_release(struct loom_comm_shared *sh);
+/* Take one more reference on sh (a nonblocking or persistent collective's request keeps the
+ * communicator's matching contexts alive after MPI_Comm_free, coll/run.c); dropped by
+ * loom__comm_shared_release. The caller holds a reference already (a live handle). */
+void loom__comm_shared_retain(struct loom_comm_shared *sh);
 /* A handle of the calling rank on sh (whose reference it takes over), rank `rank`, error
  * handler inherited from parent (or MPI_ERRORS_ARE_FATAL when parent is NULL). 0 or
  * LOOM_ERR_NOMEM (then the reference on sh has been dropped). sh may be NULL: a handle whose

@@ -3,8 +3,9 @@
  * The member that creates a shared half (the lowest rank of the new group) fills every field
  * before publishing the pointer through a rendezvous, so the others see it complete. It
  * starts with one reference per member handle to come; each member's handle drops one when
- * freed, and the last drop frees it. Context ids come from one job-wide atomic counter: no
- * lock is taken. */
+ * freed, and the last drop frees it; a nonblocking or persistent collective's request holds
+ * one more until it is gone (MPI_Comm_free only marks the communicator for deallocation).
+ * Context ids come from one job-wide atomic counter: no lock is taken. */
 #include <stdlib.h>
 #include "comm/comm.h"
 #include "core/atomic.h"
@@ -65,6 +66,15 @@ int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out)
 out_with_sh:
     destroy(sh);
     return LOOM_ERR_NOMEM;
+}
+
+void loom__comm_shared_retain(struct loom_comm_shared *sh)
+{
+    if (sh->remote && !sh->inter_first) /* the pair's count lives on its first half */
+        sh = sh->remote;
+    /* relaxed: the caller's own reference keeps sh alive; the release that drops this one
+     * is acq_rel like every other */
+    loom__fetch_add_relaxed(&sh->refs, 1);
 }
 
 void loom__comm_shared_release(struct loom_comm_shared *sh)

@@ -2,7 +2,8 @@
  * of schedule allocations (loom__coll_allocs_here, an internal of the static library) moves
  * at MPI_Allreduce_init and at every MPI_Iallreduce, and stays put across MPI_Start + wait of
  * the persistent allreduce, at 8 B and at 64 KiB (scratch buffers, reduce-then-bcast), for
- * every completion call. Also a persistent bcast and alltoall. */
+ * every completion call. Also a persistent bcast and alltoall, and persistent neighbor
+ * allgather and alltoallw on a periodic ring (the neighbor schedules, coll/neighbor.c). */
 #include "coll_check.h"
 
 unsigned long loom__coll_allocs_here(void); /* coll/sched.h */
@@ -75,6 +76,32 @@ int main(int argc, char **argv)
         CHECK_INT(ab[size + i], i);
     OK(MPI_Request_free(&b));
     OK(MPI_Request_free(&a));
+
+    /* neighbor collectives: the schedule of the Ineighbor_ form is built per call, the
+     * persistent one's once */
+    MPI_Comm ring;
+    OK(MPI_Cart_create(MPI_COMM_WORLD, 1, (int[]){size}, (int[]){1}, 0, &ring));
+    int left = (rank - 1 + size) % size, right = (rank + 1) % size;
+    int nb_s[2] = {rank, -rank}, nb_r[2], sc[2] = {1, 1}, rc[2] = {1, 1};
+    MPI_Aint sd[2] = {0, sizeof(int)}, rd[2] = {0, sizeof(int)};
+    MPI_Datatype t[2] = {MPI_INT, MPI_INT};
+    unsigned long nb_before = loom__coll_allocs_here();
+    OK(MPI_Ineighbor_allgather(nb_s, 1, MPI_INT, nb_r, 1, MPI_INT, ring, &a));
+    OK(MPI_Wait(&a, MPI_STATUS_IGNORE));
+    CHECK(loom__coll_allocs_here() > nb_before);
+    OK(MPI_Neighbor_allgather_init(nb_s, 1, MPI_INT, nb_r, 1, MPI_INT, ring, MPI_INFO_NULL,
+                                   &a));
+    OK(MPI_Neighbor_alltoallw_init(nb_s, sc, sd, t, nb_r, rc, rd, t, ring, MPI_INFO_NULL,
+                                   &b));
+    no_alloc_per_start(&a, "neighbor_allgather_init");
+    CHECK_INT(nb_r[0], left);
+    CHECK_INT(nb_r[1], right);
+    no_alloc_per_start(&b, "neighbor_alltoallw_init");
+    CHECK_INT(nb_r[0], -left);  /* block 0 comes from the left's block 1 (its +1 side) */
+    CHECK_INT(nb_r[1], right);  /* block 1 from the right's block 0 */
+    OK(MPI_Request_free(&a));
+    OK(MPI_Request_free(&b));
+    OK(MPI_Comm_free(&ring));
     free(ab);
     free(s);
     free(r);
