@@ -20,7 +20,7 @@ int loom__api_create_errhandler(const char *call, MPI_Comm_errhandler_function *
     struct loom_errhandler *eh = calloc(1, sizeof *eh);
     if (eh == NULL)
         return loom__api_error_code(MPI_COMM_WORLD, call, LOOM_ERR_NOMEM);
-    eh->obj.magic = LOOM_MAGIC_ERRHANDLER;
+    loom__object_init(&eh->obj, LOOM_MAGIC_ERRHANDLER);
     atomic_init(&eh->refs, 1);
     eh->fn = fn;
     *errhandler = eh;

@@ -110,7 +110,7 @@ static int matched_probe(const char *fn, int source, int tag, MPI_Comm comm, int
     } else {
         loom__wait_until(&loom__self->event, probe_ready, &p);
     }
-    m->obj.magic = LOOM_MAGIC_MESSAGE;
+    loom__object_init(&m->obj, LOOM_MAGIC_MESSAGE);
     m->env = p.env;
     m->comm = comm;
     *message = m;

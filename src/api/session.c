@@ -206,7 +206,7 @@ int loom__mpi_session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session
         loom__api_rank_leave_session();
         return raise_with(errhandler, MPI_SESSION_NULL, fn, MPI_ERR_NO_MEM, "out of memory");
     }
-    s->obj.magic = LOOM_MAGIC_SESSION;
+    loom__object_init(&s->obj, LOOM_MAGIC_SESSION);
     s->rank = loom__self;
     atomic_init(&s->open, 1);
     pthread_mutex_init(&s->lock, NULL);
@@ -390,7 +390,7 @@ int loom__mpi_session_create_errhandler(MPI_Session_errhandler_function *session
     struct loom_errhandler *eh = calloc(1, sizeof *eh);
     if (eh == NULL)
         return loom__api_error_code(MPI_COMM_SELF, fn, LOOM_ERR_NOMEM);
-    eh->obj.magic = LOOM_MAGIC_ERRHANDLER;
+    loom__object_init(&eh->obj, LOOM_MAGIC_ERRHANDLER);
     atomic_init(&eh->refs, 1);
     eh->session_fn = session_errhandler_fn;
     *errhandler = eh;

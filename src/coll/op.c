@@ -57,7 +57,7 @@ int loom__op_create(MPI_User_function *user_fn, int commutative, struct loom_op 
     struct loom_op *op = calloc(1, sizeof *op);
     if (op == NULL)
         return LOOM_ERR_NOMEM;
-    op->obj.magic = LOOM_MAGIC_OP;
+    loom__object_init(&op->obj, LOOM_MAGIC_OP);
     atomic_init(&op->refs, 1);
     op->predefined = 0;
     op->kind = -1;

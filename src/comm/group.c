@@ -25,7 +25,7 @@ struct loom_group *loom__group_new(int size)
         free(g);
         return NULL;
     }
-    g->obj.magic = LOOM_MAGIC_GROUP;
+    loom__object_init(&g->obj, LOOM_MAGIC_GROUP);
     atomic_init(&g->refs, 1);
     g->size = size;
     return g;

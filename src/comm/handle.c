@@ -74,7 +74,7 @@ int loom__comm_handle_new(struct loom_comm_shared *sh, int rank, struct loom_com
             loom__comm_shared_release(sh);
         return LOOM_ERR_NOMEM;
     }
-    c->obj.magic = LOOM_MAGIC_COMM;
+    loom__object_init(&c->obj, LOOM_MAGIC_COMM);
     c->sh = sh;
     c->rank = rank;
     c->errh = parent ? parent->errh : &loom_mpi_errors_are_fatal;

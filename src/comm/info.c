@@ -23,7 +23,7 @@ struct loom_info *loom__info_new(void)
     struct loom_info *info = calloc(1, sizeof *info); /* freed by loom__info_free */
     if (info == NULL)
         return NULL;
-    info->obj.magic = LOOM_MAGIC_INFO;
+    loom__object_init(&info->obj, LOOM_MAGIC_INFO);
     pthread_mutex_init(&info->lock, NULL);
     return info;
 }

@@ -44,17 +44,28 @@ static int32_t take_index(void)
     return f;
 }
 
+/* f is obj's entry: the header's index is trusted only when the table says so (an object
+ * made without loom__object_init, or a quarantined object that is no MPI handle, has no
+ * index, whatever its header holds). Under lock, or with f read with acquire. */
+static int names(int32_t f, const void *obj)
+{
+    if (f <= 0 || f / CHUNK >= CHUNKS)
+        return 0;
+    _Atomic(void *) *e = entry(f);
+    return e && atomic_load_explicit(e, memory_order_acquire) == obj;
+}
+
 int32_t loom__fhandle_of(void *obj)
 {
     if (obj == NULL)
         return 0;
     struct loom_object *o = obj;
     int32_t f = atomic_load_explicit(&o->findex, memory_order_acquire);
-    if (f > 0)
+    if (names(f, obj))
         return f;
     pthread_mutex_lock(&lock);
     f = atomic_load_explicit(&o->findex, memory_order_relaxed); /* another thread's, maybe */
-    if (f == 0) {
+    if (!names(f, obj)) {
         f = take_index();
         if (f > 0) {
             atomic_store_explicit(entry(f), obj, memory_order_release);
@@ -83,7 +94,7 @@ void loom__fhandle_forget(void *obj)
         return;
     pthread_mutex_lock(&lock);
     int32_t f = atomic_load_explicit(&o->findex, memory_order_relaxed);
-    if (f > 0) {
+    if (names(f, obj)) {
         atomic_store_explicit(entry(f), NULL, memory_order_release);
         atomic_store_explicit(&o->findex, 0, memory_order_relaxed);
         if (nfree == cap_free) {

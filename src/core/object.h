@@ -28,6 +28,14 @@ struct loom_object {
                                 readers acquire), given back when the memory is released */
 };
 
+/* A new object's header: its kind, and no Fortran handle yet. Every object made at run time
+ * starts with this (static ones are initialized {magic, 0}). */
+static inline void loom__object_init(struct loom_object *o, enum loom_magic m)
+{
+    o->magic = (uint32_t)m;
+    atomic_init(&o->findex, 0);
+}
+
 /* 1 if p is non-NULL and carries the magic of its kind. */
 static inline int loom__object_is(const void *p, enum loom_magic m)
 {

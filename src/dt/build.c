@@ -87,7 +87,7 @@ static struct loom_datatype *new_type(int combiner)
     struct loom_datatype *t = calloc(1, sizeof(*t));
     if (!t)
         return NULL;
-    t->obj.magic = LOOM_MAGIC_DATATYPE;
+    loom__object_init(&t->obj, LOOM_MAGIC_DATATYPE);
     atomic_init(&t->refs, 1);
     t->combiner = combiner;
     t->align = 1;

@@ -81,7 +81,7 @@ int loom__dt_f90(int combiner, int p, int r, struct loom_datatype **out)
     if (f == NULL && (f = calloc(1, sizeof *f)) != NULL) { /* lives until the process ends */
         /* the layout of base, field by field: its name and attributes may be changing under
          * their own locks */
-        f->t.obj.magic = LOOM_MAGIC_DATATYPE;
+        loom__object_init(&f->t.obj, LOOM_MAGIC_DATATYPE);
         atomic_init(&f->t.refs, 1);
         f->t.size = base->size;
         f->t.extent = f->t.true_extent = base->extent;

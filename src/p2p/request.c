@@ -14,7 +14,7 @@
 static void request_init(struct loom_request *r, enum loom_req_kind kind, int heap)
 {
     memset(r, 0, sizeof *r);
-    r->obj.magic = LOOM_MAGIC_REQUEST;
+    loom__object_init(&r->obj, LOOM_MAGIC_REQUEST);
     r->kind = (uint8_t)kind;
     r->heap = (uint8_t)heap;
     r->owner = loom__self;
