@@ -162,6 +162,24 @@ static void freed_in_flight(void)
     free(r);
 }
 
+/* A request freed with both parts in flight: whoever completes the last part destroys it.
+ * The same messages again, by a blocking Sendrecv, follow the freed ones (messages do not
+ * overtake) and arrive. buf outlives the call: the freed send may be read and its receive
+ * land later (a copy task, with rendezvous only), until MPI_Finalize. */
+static void freed_both(int buf[2])
+{
+    int s = value(rank, 0, 11), r = -1;
+    MPI_Request req;
+    buf[0] = s;
+    OK(MPI_Isendrecv(&buf[0], 1, MPI_INT, next, 11, &buf[1], 1, MPI_INT, prev, 11,
+                     MPI_COMM_WORLD, &req));
+    OK(MPI_Request_free(&req));
+    CHECK(req == MPI_REQUEST_NULL);
+    OK(MPI_Sendrecv(&s, 1, MPI_INT, next, 11, &r, 1, MPI_INT, prev, 11, MPI_COMM_WORLD,
+                    MPI_STATUS_IGNORE));
+    CHECK_INT(r, value(prev, 0, 11));
+}
+
 /* Several pairs in flight at once, completed together, replace forms among them. */
 static void many(void)
 {
@@ -201,6 +219,8 @@ int main(int argc, char **argv)
     wildcards();
     proc_null();
     freed_in_flight();
+    int buf[2] = {0, -1};
+    freed_both(buf);
     many();
     MPI_Finalize();
     return 0;
