@@ -433,6 +433,27 @@ typedef enum MPI_T_source_order {
     MPI_T_SOURCE_UNORDERED
 } MPI_T_source_order;
 
+/* Events (MPI 4.1 section 15.3.8). loom has no event type, so no registration can be
+ * allocated and no instance is ever passed to a callback: the calls that take one answer
+ * MPI_T_ERR_INVALID_HANDLE (docs/mpit.md). */
+typedef struct loom_mpit_event_registration *MPI_T_event_registration;
+typedef struct loom_mpit_event_instance *MPI_T_event_instance;
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE = 0,
+    MPI_T_CB_REQUIRE_MPI_RESTRICTED,
+    MPI_T_CB_REQUIRE_THREAD_SAFE,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+} MPI_T_cb_safety;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+                                     MPI_T_event_registration event_registration,
+                                     MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration,
+                                          MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count,
+                                             MPI_T_event_registration event_registration,
+                                             int source_index, MPI_T_cb_safety cb_safety,
+                                             void *user_data);
+
 /* ---- process topologies and neighbor collectives (MPI 4.1 chapter 8) ----------------- */
 /* MPI_Topo_test results (MPICH's values) */
 #define MPI_GRAPH 1

@@ -1,4 +1,5 @@
-/* api/p2p_bsend.c — MPI_Bsend, MPI_Ibsend, MPI_Buffer_attach, MPI_Buffer_detach. */
+/* api/p2p_bsend.c — MPI_Bsend, MPI_Ibsend, MPI_Buffer_attach, MPI_Buffer_detach, and
+ * MPI 4.1's MPI_Buffer_flush and MPI_Buffer_iflush (the rank's buffer, p2p/bsend.h). */
 #include "api/p2p_args.h"
 #include "dt/dt.h"
 #include "p2p/bsend.h"
@@ -75,6 +76,35 @@ int loom__mpi_ibsend(const void *buf, int count, MPI_Datatype datatype, int dest
     struct loom_request *r = loom__p2p_done_request(comm, MPI_ANY_SOURCE);
     if (r == NULL)
         return loom__api_error_code(comm, "MPI_Ibsend", LOOM_ERR_NOMEM);
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_buffer_flush(void)
+{
+    LOOM_API_ENTER("MPI_Buffer_flush");
+    loom__bsend_flush();
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_buffer_iflush(MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Buffer_iflush");
+    static const char fn[] = "MPI_Buffer_iflush";
+    if (request == NULL)
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "request is NULL");
+    struct loom_request *r = loom__req_new(LOOM_REQ_FLUSH);
+    if (r == NULL)
+        return loom__api_error_code(MPI_COMM_WORLD, fn, LOOM_ERR_NOMEM);
+    r->comm = MPI_COMM_WORLD;
+    loom__p2p_status_empty(&r->status, MPI_ANY_SOURCE);
+    int rc = loom__bsend_iflush(r);
+    if (rc < 0) {
+        loom__req_discard(r);
+        return loom__api_error_code(MPI_COMM_WORLD, fn, rc);
+    }
+    if (rc == 1) /* nothing buffered from before: complete at once */
+        atomic_store_explicit(&r->flags, LOOM_REQ_COMPLETE, memory_order_relaxed);
     *request = r;
     return MPI_SUCCESS;
 }

@@ -1,6 +1,6 @@
 /* api/status.c — what a status says about a completed operation: MPI_Get_count,
- * MPI_Get_elements(_x), MPI_Status_set_elements(_x), MPI_Status_set_cancelled and
- * MPI_Test_cancelled.
+ * MPI_Get_elements(_x), MPI_Status_set_elements(_x), MPI_Status_set_cancelled,
+ * MPI_Test_cancelled, and MPI 4.1's MPI_Status_set/get_source, _tag and _error.
  *
  * A status records the bytes transferred (loom_bytes); counts are derived from it and the
  * datatype the caller names: Get_count is bytes / size (MPI_UNDEFINED when not a whole number
@@ -128,4 +128,68 @@ int loom__mpi_test_cancelled(const MPI_Status *status, int *flag)
         return FAIL(fn, MPI_ERR_ARG, "flag is NULL");
     *flag = status->loom_cancelled != 0;
     return MPI_SUCCESS;
+}
+
+/* ---- MPI 4.1's accessors of the public fields (section 3.2.5), for bindings that cannot
+ * reach a C struct's members: a plain read or write of MPI_SOURCE, MPI_TAG or MPI_ERROR. Any
+ * value may be stored, as the members may be written directly; the status must be a real one
+ * (not NULL, not MPI_STATUS_IGNORE). */
+static int check_status(const char *fn, const MPI_Status *status)
+{
+    if (status == NULL || status == MPI_STATUS_IGNORE)
+        return FAIL(fn, MPI_ERR_ARG, "status is %s",
+                    status == NULL ? "NULL" : "MPI_STATUS_IGNORE");
+    return MPI_SUCCESS;
+}
+
+#define STATUS_SET(lname, field, value)                                                        \
+    do {                                                                                       \
+        LOOM_API_ENTER(lname);                                                                 \
+        int rc_ = check_status(lname, status);                                                 \
+        if (rc_)                                                                               \
+            return rc_;                                                                        \
+        status->field = (value);                                                               \
+        return MPI_SUCCESS;                                                                    \
+    } while (0)
+
+#define STATUS_GET(lname, field, out, outname)                                                 \
+    do {                                                                                       \
+        LOOM_API_ENTER(lname);                                                                 \
+        int rc_ = check_status(lname, status);                                                 \
+        if (rc_)                                                                               \
+            return rc_;                                                                        \
+        if ((out) == NULL)                                                                     \
+            return FAIL(lname, MPI_ERR_ARG, outname " is NULL");                               \
+        *(out) = status->field;                                                                \
+        return MPI_SUCCESS;                                                                    \
+    } while (0)
+
+int  loom__mpi_status_set_source(MPI_Status *status, int source)
+{
+    STATUS_SET("MPI_Status_set_source", MPI_SOURCE, source);
+}
+
+int  loom__mpi_status_set_tag(MPI_Status *status, int tag)
+{
+    STATUS_SET("MPI_Status_set_tag", MPI_TAG, tag);
+}
+
+int  loom__mpi_status_set_error(MPI_Status *status, int err)
+{
+    STATUS_SET("MPI_Status_set_error", MPI_ERROR, err);
+}
+
+int  loom__mpi_status_get_source(MPI_Status *status, int *source)
+{
+    STATUS_GET("MPI_Status_get_source", MPI_SOURCE, source, "source");
+}
+
+int  loom__mpi_status_get_tag(MPI_Status *status, int *tag)
+{
+    STATUS_GET("MPI_Status_get_tag", MPI_TAG, tag, "tag");
+}
+
+int  loom__mpi_status_get_error(MPI_Status *status, int *err)
+{
+    STATUS_GET("MPI_Status_get_error", MPI_ERROR, err, "err");
 }

@@ -13,8 +13,10 @@
 #include "core/error.h"
 
 struct entry {
-    int cls;    /* the class of this value (itself for a class) */
-    char *text; /* NULL until MPI_Add_error_string; malloc'd, freed at fini or replace */
+    int cls;     /* the class of this value (itself for a class) */
+    int removed; /* 1 after MPI_Remove_error_class/_code: unknown again, never reused */
+    char *text;  /* NULL until MPI_Add_error_string; malloc'd, freed at fini, replace or
+                    removal */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* protects entries, count, cap */
@@ -38,7 +40,7 @@ static int add_locked(int cls, int *out)
         cap = ncap;
     }
     int v = FIRST + count;
-    entries[count++] = (struct entry){cls < 0 ? v : cls, NULL};
+    entries[count++] = (struct entry){cls < 0 ? v : cls, 0, NULL};
     loom__attr_set_lastusedcode(v);
     *out = v;
     return 0;
@@ -60,10 +62,60 @@ int loom__error_add_code(int cls, int *code)
     return rc;
 }
 
-/* The entry of v or NULL; under lock. */
+/* The entry of v or NULL (also when removed); under lock. */
 static struct entry *find_locked(int v)
 {
-    return v >= FIRST && v - FIRST < count ? &entries[v - FIRST] : NULL;
+    return v >= FIRST && v - FIRST < count && !entries[v - FIRST].removed ? &entries[v - FIRST]
+                                                                         : NULL;
+}
+
+enum loom_error_remove loom__error_remove_class(int v)
+{
+    pthread_mutex_lock(&lock);
+    struct entry *e = find_locked(v);
+    enum loom_error_remove rc = e && e->cls == v ? LOOM_ERROR_REMOVED : LOOM_ERROR_UNKNOWN;
+    for (int i = 0; rc == LOOM_ERROR_REMOVED && i < count; i++)
+        if (!entries[i].removed && entries[i].cls == v && FIRST + i != v)
+            rc = LOOM_ERROR_HAS_CODES;
+    char *text = NULL;
+    if (rc == LOOM_ERROR_REMOVED) {
+        e->removed = 1;
+        text = e->text; /* a class's string goes with it */
+        e->text = NULL;
+    }
+    pthread_mutex_unlock(&lock);
+    free(text);
+    return rc;
+}
+
+enum loom_error_remove loom__error_remove_code(int v)
+{
+    pthread_mutex_lock(&lock);
+    struct entry *e = find_locked(v);
+    enum loom_error_remove rc = !e || e->cls == v ? LOOM_ERROR_UNKNOWN
+                                : e->text         ? LOOM_ERROR_HAS_STRING
+                                                  : LOOM_ERROR_REMOVED;
+    if (rc == LOOM_ERROR_REMOVED)
+        e->removed = 1;
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+enum loom_error_remove loom__error_remove_string(int v)
+{
+    pthread_mutex_lock(&lock);
+    struct entry *e = find_locked(v);
+    enum loom_error_remove rc = !e ? LOOM_ERROR_UNKNOWN
+                                : !e->text ? LOOM_ERROR_NO_STRING
+                                           : LOOM_ERROR_REMOVED;
+    char *text = NULL;
+    if (rc == LOOM_ERROR_REMOVED) {
+        text = e->text;
+        e->text = NULL;
+    }
+    pthread_mutex_unlock(&lock);
+    free(text);
+    return rc;
 }
 
 int loom__error_user_class(int v)

@@ -28,6 +28,19 @@ int loom__error_set_string(int v, const char *text) __attribute__((warn_unused_r
 /* Copy the string of value v (added by the program) into buf[len] ("" when none was set);
  * returns its length, or -1 when v is not such a value. */
 int loom__error_get_string(int v, char *buf, size_t len);
+/* MPI_Remove_error_class/_code/_string (MPI 4.1): a removed value is unknown again (no
+ * lookup finds it) and never handed out again. A class goes only once its codes are gone
+ * (its string with it); a code only once its string is gone. */
+enum loom_error_remove {
+    LOOM_ERROR_REMOVED = 0,
+    LOOM_ERROR_UNKNOWN,    /* not a live class (code) added by the program */
+    LOOM_ERROR_HAS_CODES,  /* a class with codes not removed */
+    LOOM_ERROR_HAS_STRING, /* a code whose string is not removed */
+    LOOM_ERROR_NO_STRING,  /* a value with no string to remove */
+};
+enum loom_error_remove loom__error_remove_class(int v);
+enum loom_error_remove loom__error_remove_code(int v);
+enum loom_error_remove loom__error_remove_string(int v);
 /* Forget every added value (the end of the job). */
 void loom__error_user_fini(void);
 #endif

@@ -3,8 +3,10 @@
  * from there as bytes; the segment is given back when that internal send completes, by
  * whichever thread completes it. Segments cost MPI_BSEND_OVERHEAD bytes each in the
  * accounting (their bookkeeping lives outside the user's buffer).
+ * MPI_Buffer_flush waits, and MPI_Buffer_iflush's request completes, once every buffered send
+ * started before it has left the buffer (segments carry their order, `seq`).
  * Lock: `lock` protects every field but `pending`'s waiters; it is taken by the rank's own
- * threads (attach, detach, bsend) and by the threads completing its buffered sends. */
+ * threads (attach, detach, bsend, flush) and by the threads completing its buffered sends. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "core/atomic.h"
@@ -17,8 +19,17 @@
 
 struct segment {
     size_t off, len;           /* bytes [off, off+len) of the buffer, overhead included */
+    unsigned long seq;         /* order of the buffered sends: a flush waits for the older */
     struct segment *next;      /* in-use segments sorted by offset */
     struct bsend *owner;
+};
+
+/* An MPI_Buffer_iflush in flight: its request completes once no segment older than upto is
+ * left (the thread that gives back the last of them completes it). */
+struct flush {
+    unsigned long upto;
+    struct loom_request *req;
+    struct flush *next;
 };
 
 struct bsend {
@@ -26,6 +37,8 @@ struct bsend {
     char *buf;                 /* NULL when nothing is attached */
     size_t size;
     struct segment *used;
+    unsigned long next_seq;    /* the seq of the next buffered send */
+    struct flush *flushes;     /* MPI_Buffer_iflush requests not yet complete */
     struct loom_rank *rank;    /* notified when a segment is given back (detach waits) */
 };
 
@@ -80,18 +93,91 @@ int loom__bsend_detach(void **buf, size_t *size)
     return 0;
 }
 
+/* 1 if a segment of a send started before seq `upto` is still in the buffer. Lock held. */
+static int older_than(const struct bsend *b, unsigned long upto)
+{
+    for (const struct segment *s = b->used; s; s = s->next)
+        if (s->seq < upto)
+            return 1;
+    return 0;
+}
+
 static void give_back(struct loom_request *r)
 {
     struct segment *seg = r->on_complete_arg, **pp;
     struct bsend *b = seg->owner;
     struct loom_rank *rank = b->rank;
+    struct flush *done = NULL, **fp;
     loom__lock(&b->lock);
     for (pp = &b->used; *pp != seg; pp = &(*pp)->next)
         ;
     *pp = seg->next;
+    for (fp = &b->flushes; *fp;) { /* the iflushes this was the last of */
+        struct flush *f = *fp;
+        if (older_than(b, f->upto)) {
+            fp = &f->next;
+            continue;
+        }
+        *fp = f->next;
+        f->next = done;
+        done = f;
+    }
     loom__unlock(&b->lock);
     free(seg);
+    while (done) { /* outside the lock: completing may free a released request */
+        struct flush *f = done;
+        done = f->next;
+        loom__req_complete(f->req);
+        free(f);
+    }
     loom__event_notify(&rank->event);
+}
+
+struct flushed_arg {
+    struct bsend *b;
+    unsigned long upto;
+};
+
+static int flushed(void *arg)
+{
+    struct flushed_arg *a = arg;
+    loom__lock(&a->b->lock);
+    int done = !older_than(a->b, a->upto);
+    loom__unlock(&a->b->lock);
+    return done;
+}
+
+void loom__bsend_flush(void)
+{
+    struct bsend *b = state(0);
+    if (b == NULL)
+        return;
+    loom__lock(&b->lock);
+    struct flushed_arg a = {b, b->next_seq};
+    loom__unlock(&b->lock);
+    loom__wait_until(&loom__self->event, flushed, &a);
+}
+
+int loom__bsend_iflush(struct loom_request *req)
+{
+    struct bsend *b = state(0);
+    if (b == NULL)
+        return 1;
+    struct flush *f = malloc(sizeof *f); /* freed by give_back once complete, or at fini */
+    if (f == NULL)
+        return LOOM_ERR_NOMEM;
+    loom__lock(&b->lock);
+    int now = !older_than(b, b->next_seq);
+    if (!now) {
+        f->upto = b->next_seq;
+        f->req = req;
+        f->next = b->flushes;
+        b->flushes = f;
+    }
+    loom__unlock(&b->lock);
+    if (now)
+        free(f);
+    return now;
 }
 
 /* First fit among the gaps between used segments. Lock held. Offset or (size_t)-1. */
@@ -139,6 +225,7 @@ int loom__bsend_start(const struct loom_request *s)
     }
     seg->off = off;
     seg->len = need;
+    seg->seq = b->next_seq++;
     seg->owner = b;
     seg->next = *at;
     *at = seg;
@@ -165,6 +252,12 @@ int loom__bsend_start(const struct loom_request *s)
 void loom__bsend_rank_fini(void)
 {
     struct loom_rank *r = loom__self;
+    struct bsend *b = r->p2p;
+    while (b && b->flushes) { /* never complete: the program did not wait for them */
+        struct flush *f = b->flushes;
+        b->flushes = f->next;
+        free(f);
+    }
     free(r->p2p);
     r->p2p = NULL;
 }

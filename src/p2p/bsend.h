@@ -11,6 +11,13 @@ int loom__bsend_detach(void **buf, size_t *size);
 /* Copy the message of s (fields filled, mode ignored) into the attached buffer and start it
  * from there; s itself is not used afterwards. LOOM_ERR_BUFFER when the buffer lacks room. */
 int loom__bsend_start(const struct loom_request *s);
+/* MPI_Buffer_flush: wait until every buffered send the rank started so far has left the
+ * buffer. */
+void loom__bsend_flush(void);
+/* MPI_Buffer_iflush: 1 if nothing is to wait for (req untouched), 0 if req (unpublished, the
+ * caller's) will be completed by the thread that gives back the last such send,
+ * LOOM_ERR_NOMEM. */
+int loom__bsend_iflush(struct loom_request *req);
 /* Free the per-rank state at finalize. */
 void loom__bsend_rank_fini(void);
 #endif

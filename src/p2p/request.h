@@ -35,6 +35,10 @@ enum loom_req_kind {
     LOOM_REQ_GREQ, /* a generalized request (p2p/grequest.h): completed by the user */
     LOOM_REQ_PSEND, /* a partitioned send (p2p/part.h): persistent; on_complete_arg is its */
     LOOM_REQ_PRECV, /* ... or receive's channel; completes when every partition has moved */
+    LOOM_REQ_PAIR, /* MPI_Isendrecv(_replace): completed by the last of its send and its
+                      receive (api/p2p_isendrecv.c) */
+    LOOM_REQ_FLUSH, /* MPI_Buffer_iflush: completed when the older buffered sends have left
+                       the rank's buffer (p2p/bsend.c) */
 };
 
 enum loom_send_mode { LOOM_SEND_STANDARD = 0, LOOM_SEND_SYNC, LOOM_SEND_READY,
@@ -78,8 +82,11 @@ struct loom_request {
     /* links */
     struct loom_request *next;   /* posted-receive queue (under its lock) */
     struct loom_envelope env;    /* a send's envelope when it waits in the receiver's queue */
-    void (*on_complete)(struct loom_request *r); /* run by the owner side when the request
-                                                    is retired (bsend space, ...); may be NULL */
+    void (*on_complete)(struct loom_request *r); /* run when the request is destroyed (bsend
+                                                    space, ...): by the owner side when it is
+                                                    retired, or, for a request released in
+                                                    flight, by the thread that completes it;
+                                                    may be NULL */
     void *on_complete_arg;
     /* NULL, or how the owner drives the operation itself from a wait or test (collectives
      * advance their schedule): returns 1 once the request is complete; with block, returns

@@ -26,6 +26,7 @@ struct call {
     char args[MAX_TEXT];     /* the parameter names, comma-separated, for a call */
     struct param param[MAX_PARAMS];
     int nparams;
+    int variadic;            /* the list ends with `...`: not in param or args (parse.c) */
     const char *section;     /* the @section it is in */
     const char *file;        /* where it is described, for messages */
     int line;

@@ -4,9 +4,10 @@
  *     int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
  *                  MPI_Comm comm);
  *     @walk set dest=MPI_PROC_NULL
- * A prototype may span lines; it ends at its ';'. `@walk` lines belong to the prototype
- * before them (walk.c says what they mean). Anything else stops the build with the file and
- * line: the input is loom's own and must be exact. */
+ * A prototype may span lines; it ends at its ';'. A parameter list may end with `...`
+ * (variadic calls: the entry points pass on only the named arguments). `@walk` lines belong
+ * to the prototype before them (walk.c says what they mean). Anything else stops the build
+ * with the file and line: the input is loom's own and must be exact. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <ctype.h>
 #include <stdarg.h>
@@ -95,6 +96,16 @@ static void parse_params(struct call *c)
         if ((*q == ',' && depth == 0) || *q == '\0') {
             int last = *q == '\0';
             *q = '\0';
+            if (strcmp(trim(p), "...") == 0) {
+                /* A variadic call (MPI_Pcontrol): the declarations keep the `...`, but the
+                 * entry points pass on only the named arguments, since C cannot forward a
+                 * variable argument list (docs/bindings.md). */
+                if (!last || c->nparams == 0)
+                    bg_die(c->file, c->line, "%s: `...` must follow the last named parameter",
+                           c->name);
+                c->variadic = 1;
+                break;
+            }
             if (c->nparams == MAX_PARAMS)
                 bg_die(c->file, c->line, "%s: too many parameters", c->name);
             struct param *pa = &c->param[c->nparams++];
