@@ -1,21 +1,9 @@
 /* Bad arguments to the collectives get the right error class (MPI_ERRORS_RETURN), and a bad
  * call on one rank does not start anything that the others would have to match. */
 #include "coll_check.h"
+#include "class_check.h"
 
 static _Thread_local int rank, size; /* ranks are threads: globals are shared */
-
-#define EXPECT(call, cls)                                                                      \
-    do {                                                                                       \
-        int rc_ = (call);                                                                      \
-        int c_ = -1;                                                                           \
-        MPI_Error_class(rc_, &c_);                                                             \
-        if (c_ != (cls)) {                                                                     \
-            fprintf(stderr, "%s:%d: %s gave class %d, expected %s (%d)\n", __FILE__, __LINE__,  \
-                    #call, c_, #cls, (cls));                                                   \
-            fflush(NULL);                                                                      \
-            _exit(99);                                                                         \
-        }                                                                                      \
-    } while (0)
 
 int main(int argc, char **argv)
 {

@@ -8,58 +8,6 @@
 
 #include "mpit_check.h"
 
-static void not_initialized(void)
-{
-    const int E = MPI_T_ERR_NOT_INITIALIZED;
-    int n;
-    MPI_T_cvar_handle ch = MPI_T_CVAR_HANDLE_NULL;
-    MPI_T_pvar_session s = MPI_T_PVAR_SESSION_NULL;
-    MPI_T_pvar_handle ph = MPI_T_PVAR_HANDLE_NULL;
-    unsigned long long v = 0;
-    MPI_Count ts;
-    CHECK_RC(MPI_T_finalize(), E);
-    CHECK_RC(MPI_T_cvar_get_num(&n), E);
-    CHECK_RC(MPI_T_cvar_get_info(0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), E);
-    CHECK_RC(MPI_T_cvar_get_index("LOOM_NP", &n), E);
-    CHECK_RC(MPI_T_cvar_handle_alloc(0, NULL, &ch, &n), E);
-    CHECK_RC(MPI_T_cvar_handle_free(&ch), E);
-    CHECK_RC(MPI_T_cvar_read(ch, &v), E);
-    CHECK_RC(MPI_T_cvar_write(ch, &v), E);
-    CHECK_RC(MPI_T_pvar_get_num(&n), E);
-    CHECK_RC(MPI_T_pvar_get_info(0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                 NULL, NULL),
-             E);
-    CHECK_RC(MPI_T_pvar_get_index("loom_messages_sent", MPI_T_PVAR_CLASS_COUNTER, &n), E);
-    CHECK_RC(MPI_T_pvar_session_create(&s), E);
-    CHECK_RC(MPI_T_pvar_session_free(&s), E);
-    CHECK_RC(MPI_T_pvar_handle_alloc(s, 0, NULL, &ph, &n), E);
-    CHECK_RC(MPI_T_pvar_handle_free(s, &ph), E);
-    CHECK_RC(MPI_T_pvar_start(s, ph), E);
-    CHECK_RC(MPI_T_pvar_stop(s, ph), E);
-    CHECK_RC(MPI_T_pvar_read(s, ph, &v), E);
-    CHECK_RC(MPI_T_pvar_write(s, ph, &v), E);
-    CHECK_RC(MPI_T_pvar_reset(s, ph), E);
-    CHECK_RC(MPI_T_pvar_readreset(s, ph, &v), E);
-    CHECK_RC(MPI_T_category_get_num(&n), E);
-    CHECK_RC(MPI_T_category_get_info(0, NULL, NULL, NULL, NULL, NULL, NULL, NULL), E);
-    CHECK_RC(MPI_T_category_get_index("loom", &n), E);
-    CHECK_RC(MPI_T_category_get_cvars(0, 0, NULL), E);
-    CHECK_RC(MPI_T_category_get_pvars(0, 0, NULL), E);
-    CHECK_RC(MPI_T_category_get_categories(0, 0, NULL), E);
-    CHECK_RC(MPI_T_category_get_num_events(0, &n), E);
-    CHECK_RC(MPI_T_category_get_events(0, 0, NULL), E);
-    CHECK_RC(MPI_T_category_changed(&n), E);
-    CHECK_RC(MPI_T_enum_get_info(MPI_T_ENUM_NULL, &n, NULL, NULL), E);
-    CHECK_RC(MPI_T_enum_get_item(MPI_T_ENUM_NULL, 0, &n, NULL, NULL), E);
-    CHECK_RC(MPI_T_source_get_num(&n), E);
-    CHECK_RC(MPI_T_source_get_info(0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), E);
-    CHECK_RC(MPI_T_source_get_timestamp(0, &ts), E);
-    CHECK_RC(MPI_T_event_get_num(&n), E);
-    CHECK_RC(MPI_T_event_get_info(0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                  NULL),
-             E);
-    CHECK_RC(MPI_T_event_get_index("x", &n), E);
-}
 
 static void init_and_cvars(void)
 {
@@ -264,7 +212,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank == 0)
-        not_initialized();
+        mpit_check_not_initialized();
     MPI_Barrier(MPI_COMM_WORLD);
     init_and_cvars();
     pvars();

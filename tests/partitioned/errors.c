@@ -11,20 +11,9 @@
  * Pairs of ranks as in data.c. */
 #include "check.h"
 #include "mpi.h"
+#include "class_check.h"
 
 #define OK(call) CHECK_INT((call), MPI_SUCCESS)
-#define EXPECT(call, cls)                                                                      \
-    do {                                                                                       \
-        int rc_ = (call);                                                                      \
-        int c_ = -1;                                                                           \
-        MPI_Error_class(rc_, &c_);                                                             \
-        if (c_ != (cls)) {                                                                     \
-            fprintf(stderr, "%s:%d: %s gave class %d, expected %s (%d)\n", __FILE__, __LINE__,  \
-                    #call, c_, #cls, (cls));                                                   \
-            fflush(NULL);                                                                      \
-            _exit(99);                                                                         \
-        }                                                                                      \
-    } while (0)
 
 int main(int argc, char **argv)
 {

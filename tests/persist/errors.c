@@ -7,19 +7,7 @@
  * completed request (MPI_ERR_REQUEST). Good calls work afterwards. */
 #include "coll_check.h"
 #include "greq_state.h"
-
-#define EXPECT(call, cls)                                                                      \
-    do {                                                                                       \
-        int rc_ = (call);                                                                      \
-        int c_ = -1;                                                                           \
-        MPI_Error_class(rc_, &c_);                                                             \
-        if (c_ != (cls)) {                                                                     \
-            fprintf(stderr, "%s:%d: %s gave class %d, expected %s (%d)\n", __FILE__, __LINE__,  \
-                    #call, c_, #cls, (cls));                                                   \
-            fflush(NULL);                                                                      \
-            _exit(99);                                                                         \
-        }                                                                                      \
-    } while (0)
+#include "class_check.h"
 
 int main(int argc, char **argv)
 {

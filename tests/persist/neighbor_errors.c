@@ -8,19 +8,7 @@
  * persistent neighbor collective of the same communicator keeps working; a failed init
  * leaves nothing that other ranks would have to match. */
 #include "coll_check.h"
-
-#define EXPECT(call, cls)                                                                      \
-    do {                                                                                       \
-        int rc_ = (call);                                                                      \
-        int c_ = -1;                                                                           \
-        MPI_Error_class(rc_, &c_);                                                             \
-        if (c_ != (cls)) {                                                                     \
-            fprintf(stderr, "%s:%d: %s gave class %d, expected %s (%d)\n", __FILE__, __LINE__,  \
-                    #call, c_, #cls, (cls));                                                   \
-            fflush(NULL);                                                                      \
-            _exit(99);                                                                         \
-        }                                                                                      \
-    } while (0)
+#include "class_check.h"
 
 int main(int argc, char **argv)
 {
