@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/run_persist.py — a started persistent allreduce against MPI_Iallreduce + MPI_Wait
 (bench/persist.c, docs/persistent.md), 8 B and 64 KiB, on 2 and 4 ranks, under each
-LOOM_PROGRESS policy.
+LOOM_PROGRESS policy, and the same source under MPICH and Open MPI (--peers), interleaved.
 
     cmake --build build --target bench_persist
     python3 bench/run_persist.py [--build build] [--rounds 5] [--reps 15]
@@ -14,6 +14,8 @@ and the load other processes put on it while the jobs ran.
 """
 import argparse
 import datetime
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -41,30 +43,57 @@ def main():
     ap.add_argument('--out', default=str(R.BENCH / 'results' / 'persist'))
     ap.add_argument('--rounds', type=int, default=5)
     ap.add_argument('--reps', type=int, default=15)
+    ap.add_argument('--peers', default='mpich,openmpi',
+                    help='other MPIs run on the same source, interleaved (bench/run.py RUNTIMES;'
+                         ' those whose compiler is missing are left out)')
     args = ap.parse_args()
     build, out = Path(args.build), Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     prog, loomrun = build / 'bench' / 'bench_persist', build / 'bin' / 'loomrun'
     if not prog.exists():
         sys.exit(f'{prog} missing: cmake --build {build} --target bench_persist')
+    # The same source built by each peer MPI that is installed.
+    peers, left_out = {}, []
+    tmp = out / 'tmp'
+    tmp.mkdir(exist_ok=True)
+    for name in [p for p in args.peers.split(',') if p]:
+        rt = R.RUNTIMES[name]
+        if not shutil.which(rt['cc'][0]) or not shutil.which(rt['launch'][0]):
+            print(f'{rt["label"]}: {rt["cc"][0]} or {rt["launch"][0]} missing, left out')
+            continue
+        exe = tmp / f'persist_{name}'
+        cmd = R.compile_cmd(rt['cc'], R.BENCH / 'persist.c', exe, [])
+        if subprocess.run(cmd, capture_output=True).returncode != 0:
+            left_out.append(f'{rt["label"]} (`{R.fmt_cmd(cmd)}` fails: its mpi.h has no '
+                            'MPI_Allreduce_init)')
+            continue
+        peers[name] = (rt, exe)
+    # Every job of a round, loom's under each policy and each peer's, one after the other.
+    jobs = []
+    for np_ in NPS:
+        for pol in POLICIES:
+            jobs.append((pol, [loomrun, '-n', str(np_), prog, '--reps', str(args.reps)],
+                         {'LOOM_PROGRESS': pol}))
+        for name, (rt, exe) in peers.items():
+            if np_ > (os.cpu_count() or 1):  # busy-polling processes sharing cores: minutes
+                continue
+            launch = [a.replace('{np}', str(np_)) for a in rt['launch']]
+            jobs.append((name, launch + [exe, '--reps', str(args.reps)], rt['env']))
     runs, others = {}, []
     for rnd in range(args.rounds):
-        for np_ in NPS:
-            for pol in POLICIES:
-                cmd = [loomrun, '-n', str(np_), prog, '--reps', str(args.reps)]
-                rc, text, err, _, load = R.run_one(cmd, {'LOOM_PROGRESS': pol}, 600,
-                                                   out / 'last_run.log')
-                if rc != 0:
-                    sys.exit(f'{R.fmt_cmd(cmd)} failed ({rc}): {err}')
-                others.append(load)
-                data, units, _ = R.parse_csv(text)
-                for test, vals in data.items():
-                    for b, v in vals.items():
-                        runs.setdefault((pol, test, b), []).append(v)
+        for who, cmd, env in jobs:
+            rc, text, err, _, load = R.run_one(cmd, env, 600, out / 'last_run.log')
+            if rc != 0:
+                sys.exit(f'{R.fmt_cmd(cmd)} failed ({rc}): {err}')
+            others.append(load)
+            data, units, _ = R.parse_csv(text)
+            for test, vals in data.items():
+                for b, v in vals.items():
+                    runs.setdefault((who, test, b), []).append(v)
     (out / 'last_run.log').unlink(missing_ok=True)
     final = {k: statistics.median(v) for k, v in runs.items()}
     with open(out / 'persist.csv', 'w') as f:
-        f.write('policy,test,bytes,value,unit\n')
+        f.write('runtime,test,bytes,value,unit\n')
         for (pol, test, b), v in sorted(final.items()):
             f.write(f'{pol},{test},{b},{v:.3f},{"ratio" if "ratio" in test else "us"}\n')
     commit = subprocess.run(['git', '-C', str(R.REPO), 'rev-parse', '--short', 'HEAD'],
@@ -72,6 +101,12 @@ def main():
     lines = ['# Persistent allreduce: MPI_Start + MPI_Wait vs MPI_Iallreduce + MPI_Wait', '',
              f'{datetime.date.today()}, loom {commit}. Command:', '',
              f'    python3 bench/run_persist.py --rounds {args.rounds} --reps {args.reps}', '',
+             'Peers: ' + (', '.join(f'{rt["label"]} ({R.fmt_cmd(rt["launch"])})'
+                                    for rt, _ in peers.values()) or 'none') + '.' +
+             (' Left out: ' + '; '.join(left_out) + '.' if left_out else '') +
+             ' Peers run only with at most one rank per core (here ' +
+             f'{os.cpu_count()}): their ranks poll, and more of them than cores take minutes.',
+             '',
              'Machine (`lscpu`):', '']
     lines += [f'    {l}' for l in lscpu_lines()]
     lines += ['', f'Other processes used {statistics.median(others):.2f} cores (median over the '
@@ -79,9 +114,10 @@ def main():
               'Microseconds per iteration, the slowest rank, median of the rounds of the '
               'medians of the repetitions; ratio = start / iallreduce (below 1: the '
               'persistent start is cheaper).', '',
-              '| policy | ranks | bytes | MPI_Iallreduce + Wait | MPI_Start + Wait | ratio |',
+              '| runtime (loom: policy) | ranks | bytes | MPI_Iallreduce + Wait | '
+              'MPI_Start + Wait | ratio |',
               '|---|---|---|---|---|---|']
-    for pol in POLICIES:
+    for pol in POLICIES + list(peers):
         for np_ in NPS:
             for b in (8, 65536):
                 nb = final.get((pol, f'persist_iallreduce_n{np_}', b))
@@ -90,6 +126,19 @@ def main():
                     continue
                 lines.append(f'| {pol} | {np_} | {b} | {nb:.2f} us | {ps:.2f} us | '
                              f'{ps / nb:.2f} |')
+    # loom's started allreduce against each peer's (best loom policy, as a user would pick).
+    for name, (rt, _) in peers.items():
+        lines += ['', f'loom against {rt["label"]}, MPI_Start + Wait (loom: its best policy):',
+                  '', f'| ranks | bytes | loom | {rt["label"]} | loom / {rt["label"]} |',
+                  '|---|---|---|---|---|']
+        for np_ in NPS:
+            for b in (8, 65536):
+                mine = [final[(pol, f'persist_start_n{np_}', b)] for pol in POLICIES
+                        if (pol, f'persist_start_n{np_}', b) in final]
+                theirs = final.get((name, f'persist_start_n{np_}', b))
+                if mine and theirs:
+                    lines.append(f'| {np_} | {b} | {min(mine):.2f} us | {theirs:.2f} us | '
+                                 f'{min(mine) / theirs:.2f} |')
     (out / 'persist.md').write_text('\n'.join(lines) + '\n')
     print('\n'.join(lines))
 
