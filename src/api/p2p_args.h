@@ -73,4 +73,11 @@ struct loom_request *loom__p2p_done_request(MPI_Comm comm, int source);
 /* Start a buffered send (api/p2p_bsend.c): MPI_SUCCESS or the reported class. */
 int loom__api_bsend(const char *fn, const void *buf, int count, MPI_Datatype type, int dest,
                     int tag, MPI_Comm comm);
+/* The state of one request, changing nothing (MPI_Request_get_status and its array forms):
+ * *active 0 for MPI_REQUEST_NULL or an inactive persistent request (then *flag 1 and an empty
+ * status), else 1 with *flag 1 and the status when it is complete (a generalized request's
+ * from its query_fn), *flag 0 otherwise. An invalid handle is MPI_ERR_REQUEST. status may be
+ * MPI_STATUS_IGNORE. */
+int loom__api_request_peek(const char *fn, MPI_Request request, int *active, int *flag,
+                           MPI_Status *status);
 #endif

@@ -37,28 +37,22 @@ int loom__mpi_request_free(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-int loom__mpi_request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+int loom__api_request_peek(const char *fn, MPI_Request request, int *active, int *flag,
+                           MPI_Status *status)
 {
-    LOOM_API_ENTER("MPI_Request_get_status");
-    if (flag == NULL)
-        return loom__api_error(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_ARG,
-                               "flag is NULL");
     /* The handle is checked before any field of it is read. */
     if (request != MPI_REQUEST_NULL && !loom__object_is(request, LOOM_MAGIC_REQUEST))
-        return loom__api_error(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_REQUEST,
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST,
                                "not a valid request (freed?)");
-    int rc = loom__p2p_check_status("MPI_Request_get_status", MPI_COMM_WORLD, status, "status");
-    if (rc != MPI_SUCCESS)
-        return rc;
     if (request == MPI_REQUEST_NULL || (request->persistent && !request->active)) {
         MPI_Status st;
         loom__p2p_status_empty(&st, MPI_ANY_SOURCE);
         loom__p2p_status_out(status, &st);
+        *active = 0;
         *flag = 1;
         return MPI_SUCCESS;
     }
-    if (!loom__req_is_complete(request) && loom__wait_progress)
-        loom__wait_progress(); /* a keypoint, as in MPI_Test */
+    *active = 1;
     *flag = loom__req_is_complete(request);
     if (*flag && request->kind == LOOM_REQ_GREQ) {
         /* a generalized request's status is its query_fn's (the request stays as it is) */
@@ -66,13 +60,28 @@ int loom__mpi_request_get_status(MPI_Request request, int *flag, MPI_Status *sta
         int err = loom__greq_query(request, &st);
         loom__p2p_status_out(status, &st);
         if (err != MPI_SUCCESS)
-            return loom__api_error(request->comm, "MPI_Request_get_status", err,
-                                   "query_fn returned error %d", err);
+            return loom__api_error(request->comm, fn, err, "query_fn returned error %d", err);
         return MPI_SUCCESS;
     }
     if (*flag)
         loom__p2p_status_out(status, &request->status);
     return MPI_SUCCESS;
+}
+
+int loom__mpi_request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Request_get_status";
+    LOOM_API_ENTER(fn);
+    if (flag == NULL)
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "flag is NULL");
+    int rc = loom__p2p_check_status(fn, MPI_COMM_WORLD, status, "status");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int active;
+    if (request != MPI_REQUEST_NULL && loom__object_is(request, LOOM_MAGIC_REQUEST) &&
+        !loom__req_is_complete(request) && loom__wait_progress)
+        loom__wait_progress(); /* a keypoint, as in MPI_Test */
+    return loom__api_request_peek(fn, request, &active, flag, status);
 }
 
 int loom__mpi_cancel(MPI_Request *request)
