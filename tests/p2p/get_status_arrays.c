@@ -58,9 +58,10 @@ int main(int argc, char **argv)
     expect_untouched(reqs, copy, N);
 
     /* the rest, once the partner has seen its tag 1 (so that it saw tag 1 alone) */
-    int go = 1;
-    MPI_Sendrecv(&go, 1, MPI_INT, partner, 9, &go, 1, MPI_INT, partner, 9, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
+    int go_out = 1, go_in = 0; /* two buffers: the partner writes one while this reads */
+    MPI_Sendrecv(&go_out, 1, MPI_INT, partner, 9, &go_in, 1, MPI_INT, partner, 9,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK_INT(go_in, 1);
     MPI_Send(&out[0], 1, MPI_INT, partner, 0, MPI_COMM_WORLD);
     MPI_Send(&out[2], 1, MPI_INT, partner, 2, MPI_COMM_WORLD);
     do {
