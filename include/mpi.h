@@ -352,6 +352,9 @@ LOOM_API int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void *, void *);
 #define MPI_DUP_FN MPI_COMM_DUP_FN
 #define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+/* The big-count form (MPI_Op_create_c): the length is an MPI_Count. */
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+                                 MPI_Datatype *datatype);
 
 /* ---- MPI tools information interface, MPI_T (MPI 4.1 chapter 15; docs/mpit.md) ---------
  * Control variables are loom's configuration table (the LOOM_* settings), performance

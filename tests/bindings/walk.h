@@ -34,6 +34,7 @@ struct walk {
     char chars[MPI_MAX_LIBRARY_VERSION_STRING];
     int ones[WALK_N], zeros[WALK_N], ints[WALK_N], ranges[WALK_N][3];
     MPI_Aint aints[WALK_N];
+    MPI_Count cones[WALK_N], czeros[WALK_N], counts[WALK_N]; /* the big-count arrays */
     MPI_Datatype types[WALK_N];
     MPI_Request reqs[WALK_N];
     MPI_Status statuses[WALK_N];
@@ -49,7 +50,7 @@ struct walk {
     MPI_Session newsession;
     int i, position;
     MPI_Aint aint;
-    MPI_Count count;
+    MPI_Count count, cposition;
     MPI_Fint fints[MPI_F_STATUS_SIZE];
     MPI_F08_status f08;
     void *ptr;
@@ -59,6 +60,7 @@ struct walk {
 };
 
 void walk_user_fn(void *in, void *inout, int *len, MPI_Datatype *type);
+void walk_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type);
 void walk_errhandler_fn(MPI_Comm *comm, int *code, ...);
 void walk_session_errhandler_fn(MPI_Session *session, int *code, ...);
 int walk_query_fn(void *extra_state, MPI_Status *status);

@@ -22,6 +22,11 @@ void walk_user_fn(void *in, void *inout, int *len, MPI_Datatype *type)
     (void)in, (void)inout, (void)len, (void)type;
 }
 
+void walk_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type)
+{
+    (void)in, (void)inout, (void)len, (void)type;
+}
+
 void walk_errhandler_fn(MPI_Comm *comm, int *code, ...)
 {
     (void)comm, (void)code;
@@ -80,6 +85,9 @@ void walk_reset(struct walk *W, const char *call, const char *param)
         W->ranges[k][1] = 0;
         W->ranges[k][2] = 1;
         W->aints[k] = 0;
+        W->cones[k] = 1;
+        W->czeros[k] = 0;
+        W->counts[k] = 0;
         W->types[k] = MPI_INT;
         W->reqs[k] = MPI_REQUEST_NULL;
     }
@@ -96,7 +104,7 @@ void walk_reset(struct walk *W, const char *call, const char *param)
     W->newsession = MPI_SESSION_NULL;
     W->i = W->position = 0;
     W->aint = 0;
-    W->count = 0;
+    W->count = W->cposition = 0;
     W->ptr = NULL;
     alarm(60);
 }

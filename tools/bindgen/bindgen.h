@@ -33,6 +33,9 @@ struct call {
     char walk_skip[256];     /* `@walk skip REASON`: not walked, and why */
     struct walk_note notes[MAX_NOTES];
     int nnotes;
+    /* the big-count call MPI_Xxx_c whose implementation this int call shares (its arguments
+     * only widen: bigcount.c), NULL when it has its own */
+    const struct call *shares;
 };
 
 extern struct call bg_calls[MAX_CALLS];
@@ -41,10 +44,14 @@ extern int bg_ncalls;
 /* parse.c */
 void bg_read_api(const char *file);
 void bg_free(void);
-/* loom__mpi_ and the name after MPI_, lower case: MPI_Type_size -> loom__mpi_type_size. */
+/* loom__mpi_ and the name after MPI_, lower case: MPI_Type_size -> loom__mpi_type_size; the
+ * implementation of the call it shares, if any. */
 const char *bg_impl_name(const struct call *c);
 void bg_die(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));
+
+/* bigcount.c: set `shares` of each int call whose _c twin can take its arguments as they are. */
+void bg_pair_bigcount(void);
 
 /* emit.c: text being generated, written at the end only if it changed. */
 struct out {

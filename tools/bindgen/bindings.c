@@ -39,6 +39,8 @@ void bg_gen_impl(struct out *o)
     bg_emit(o, "#ifndef LOOM_MPI_IMPL_H\n#define LOOM_MPI_IMPL_H\n#include \"mpi.h\"\n\n");
     char prefix[96];
     for (int i = 0; i < bg_ncalls; i++) {
+        if (bg_calls[i].shares)
+            continue; /* its entry points call the _c implementation */
         snprintf(prefix, sizeof prefix, "%.60s ", bg_calls[i].ret);
         bg_emit_decl(o, prefix, bg_impl_name(&bg_calls[i]), bg_calls[i].params, ";");
     }

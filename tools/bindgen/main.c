@@ -39,6 +39,7 @@ int main(int argc, char **argv)
     }
     for (; i < argc; i++)
         bg_read_api(argv[i]);
+    bg_pair_bigcount();
     for (size_t k = 0; k < NKINDS; k++) {
         if (!path[k])
             continue;

@@ -267,6 +267,8 @@ void bg_free(void)
 const char *bg_impl_name(const struct call *c)
 {
     static char buf[128];
+    if (c->shares)
+        c = c->shares;
     snprintf(buf, sizeof buf, "loom__mpi_%s", c->name + 4);
     for (char *p = buf + 10; *p; p++)
         *p = (char)tolower((unsigned char)*p);
