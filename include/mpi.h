@@ -166,6 +166,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_CONVERSION 52
 #define MPI_ERR_IO 53
 #define MPI_ERR_SESSION 75 /* MPI 4: an invalid session handle (MPICH's value) */
+#define MPI_ERR_VALUE_TOO_LARGE 77 /* MPI 4: a value does not fit the int result (MPICH's value) */
 #define MPI_ERR_LASTCODE 78 /* MPI_T_ERR_NOT_SUPPORTED, the last class (MPICH's values) */
 
 /* ---- predefined objects ---------------------------------------------------------- */

@@ -44,6 +44,7 @@ static const char *class_text(int cls)
     case MPI_ERR_NOT_SAME: return "arguments not the same on all ranks";
     case MPI_ERR_UNSUPPORTED_OPERATION: return "unsupported operation";
     case MPI_ERR_SESSION: return "invalid session";
+    case MPI_ERR_VALUE_TOO_LARGE: return "value too large for the result";
     case MPI_T_ERR_MEMORY: return "MPI_T: out of memory";
     case MPI_T_ERR_NOT_INITIALIZED: return "MPI_T: not initialized";
     case MPI_T_ERR_CANNOT_INIT: return "MPI_T: cannot initialize";
