@@ -8,8 +8,8 @@
 
 #define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
 
-int  loom__mpi_type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
-                                    MPI_Datatype *pair_type)
+int loom__mpi_type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                                   MPI_Datatype *pair_type)
 {
     LOOM_API_ENTER("MPI_Type_get_value_index");
     static const char fn[] = "MPI_Type_get_value_index";

@@ -84,7 +84,7 @@ static int removal(const char *fn, int v, enum loom_error_remove rc, const char 
     return FAIL(fn, MPI_ERR_ARG, "%d is not %s", v, what);
 }
 
-int  loom__mpi_remove_error_class(int errorclass)
+int loom__mpi_remove_error_class(int errorclass)
 {
     LOOM_API_ENTER("MPI_Remove_error_class");
     return removal("MPI_Remove_error_class", errorclass,
@@ -92,14 +92,14 @@ int  loom__mpi_remove_error_class(int errorclass)
                    "an error class added by MPI_Add_error_class (or it was removed)");
 }
 
-int  loom__mpi_remove_error_code(int errorcode)
+int loom__mpi_remove_error_code(int errorcode)
 {
     LOOM_API_ENTER("MPI_Remove_error_code");
     return removal("MPI_Remove_error_code", errorcode, loom__error_remove_code(errorcode),
                    "an error code added by MPI_Add_error_code (or it was removed)");
 }
 
-int  loom__mpi_remove_error_string(int errorcode)
+int loom__mpi_remove_error_string(int errorcode)
 {
     LOOM_API_ENTER("MPI_Remove_error_string");
     return removal("MPI_Remove_error_string", errorcode, loom__error_remove_string(errorcode),

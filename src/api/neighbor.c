@@ -231,9 +231,9 @@ int loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 
 /* ---- persistent forms (MPI 4): built once, rerun by each MPI_Start ---- */
 
-int  loom__mpi_neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Neighbor_allgather_init");
     const char *fn = "MPI_Neighbor_allgather_init";
@@ -244,10 +244,10 @@ int  loom__mpi_neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_D
                     recvcount, NULL, NULL, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                        void *recvbuf, const int recvcounts[], const int displs[],
-                                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                        MPI_Request *request)
+int loom__mpi_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void *recvbuf, const int recvcounts[], const int displs[],
+                                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                       MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Neighbor_allgatherv_init");
     const char *fn = "MPI_Neighbor_allgatherv_init";
@@ -258,9 +258,9 @@ int  loom__mpi_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_
                     recvcounts, displs, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoall_init");
     const char *fn = "MPI_Neighbor_alltoall_init";
@@ -271,11 +271,11 @@ int  loom__mpi_neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Da
                     recvcount, NULL, NULL, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
-                                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                       const int recvcounts[], const int rdispls[],
-                                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                       MPI_Request *request)
+int loom__mpi_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                      const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                      const int recvcounts[], const int rdispls[],
+                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                      MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallv_init");
     const char *fn = "MPI_Neighbor_alltoallv_init";
@@ -286,11 +286,11 @@ int  loom__mpi_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts
                     recvcounts, rdispls, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
 }
 
-int  loom__mpi_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
-                                       const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                       void *recvbuf, const int recvcounts[],
-                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                      const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                      void *recvbuf, const int recvcounts[],
+                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallw_init");
     const char *fn = "MPI_Neighbor_alltoallw_init";

@@ -2,7 +2,7 @@
 #include "api/p2p_args.h"
 #include "dt/dt.h"
 
-int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, int count,
+int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, MPI_Count count,
                         MPI_Datatype type, int peer, int tag, enum loom_p2p_dir dir,
                         struct loom_comm **out)
 {
@@ -10,7 +10,7 @@ int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, int coun
     if (__builtin_expect(c == NULL, 0))
         return loom__api_error(comm, fn, MPI_ERR_COMM, "invalid communicator");
     if (count < 0)
-        return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %d is negative", count);
+        return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %lld is negative", (long long)count);
     int size = c->sh->peer_size; /* the remote group's on an intercommunicator */
     const char *what = c->sh->remote ? "remote group" : "communicator";
     if (peer == MPI_PROC_NULL && count == 0 && type == MPI_DATATYPE_NULL) {
@@ -21,7 +21,7 @@ int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, int coun
             return loom__api_error(comm, fn, MPI_ERR_TYPE, "%s", why);
         if (buf == NULL && count > 0 && type->size > 0 && type->true_lb == 0)
             return loom__api_error(comm, fn, MPI_ERR_BUFFER,
-                                   "buffer is NULL with count %d", count);
+                                   "buffer is NULL with count %lld", (long long)count);
     }
     if (dir == LOOM_P2P_SEND) {
         if (peer != MPI_PROC_NULL && (peer < 0 || peer >= size))
@@ -44,7 +44,7 @@ int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, int coun
 }
 
 void loom__p2p_fill(struct loom_request *r, struct loom_comm *c, MPI_Comm comm, void *buf,
-                    int count, MPI_Datatype type, int peer, int tag)
+                    MPI_Count count, MPI_Datatype type, int peer, int tag)
 {
     r->comm = comm;
     /* sends match in the destination's queues: on an intercommunicator, the remote group's */

@@ -12,7 +12,7 @@ enum loom_p2p_dir { LOOM_P2P_SEND, LOOM_P2P_RECV };
  * buffer, rank, tag) and resolve the communicator into *out. MPI_SUCCESS or the error class
  * already reported through the communicator's handler. A receive from MPI_PROC_NULL accepts
  * count 0 with MPI_DATATYPE_NULL, as MPICH does. */
-int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, int count,
+int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, MPI_Count count,
                         MPI_Datatype type, int peer, int tag, enum loom_p2p_dir dir,
                         struct loom_comm **out);
 
@@ -21,7 +21,7 @@ int loom__p2p_check_all(const char *fn, MPI_Comm comm, const void *buf, int coun
  * buffer) takes the full check, which accepts or reports it. Why: the full check costs as much
  * as the rest of a small send (a call with nine arguments and the error paths' frame), and
  * a ping-pong pays it on its critical path (docs/benchmarks.md). */
-static inline int loom__p2p_check(const char *fn, MPI_Comm comm, const void *buf, int count,
+static inline int loom__p2p_check(const char *fn, MPI_Comm comm, const void *buf, MPI_Count count,
                                   MPI_Datatype type, int peer, int tag, enum loom_p2p_dir dir,
                                   struct loom_comm **out)
 {
@@ -40,7 +40,7 @@ static inline int loom__p2p_check(const char *fn, MPI_Comm comm, const void *buf
 }
 /* Fill r for an operation on communicator c (user handle comm). */
 void loom__p2p_fill(struct loom_request *r, struct loom_comm *c, MPI_Comm comm, void *buf,
-                    int count, MPI_Datatype type, int peer, int tag);
+                    MPI_Count count, MPI_Datatype type, int peer, int tag);
 /* Copy a request's status out, unless MPI_STATUS_IGNORE, leaving the caller's error field as
  * it was: calls that return one status never set it (MPI 4.1, section 3.2.5). */
 static inline void loom__p2p_status_out(MPI_Status *out, const MPI_Status *st)
@@ -71,7 +71,7 @@ void loom__p2p_mark_done(struct loom_request *r, MPI_Comm comm, int source);
 /* A heap request complete at birth (sends to MPI_PROC_NULL, buffered sends). */
 struct loom_request *loom__p2p_done_request(MPI_Comm comm, int source);
 /* Start a buffered send (api/p2p_bsend.c): MPI_SUCCESS or the reported class. */
-int loom__api_bsend(const char *fn, const void *buf, int count, MPI_Datatype type, int dest,
+int loom__api_bsend(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
                     int tag, MPI_Comm comm);
 /* The state of one request, changing nothing (MPI_Request_get_status and its array forms):
  * *active 0 for MPI_REQUEST_NULL or an inactive persistent request (then *flag 1 and an empty

@@ -37,7 +37,7 @@ int loom__mpi_buffer_detach(void *buffer_addr, int *size)
 }
 
 /* Start a buffered send described by the arguments; MPI_SUCCESS or the reported class. */
-int loom__api_bsend(const char *fn, const void *buf, int count, MPI_Datatype type, int dest,
+int loom__api_bsend(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
                     int tag, MPI_Comm comm)
 {
     struct loom_comm *c;
@@ -55,27 +55,27 @@ int loom__api_bsend(const char *fn, const void *buf, int count, MPI_Datatype typ
     return rc ? loom__api_error_code(comm, fn, rc) : MPI_SUCCESS;
 }
 
-int loom__mpi_bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm)
+int loom__mpi_bsend_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                      int dest, int tag, MPI_Comm comm)
 {
-    LOOM_API_ENTER("MPI_Bsend");
-    return loom__api_bsend("MPI_Bsend", buf, count, datatype, dest, tag, comm);
+    LOOM_API_ENTER(fn);
+    return loom__api_bsend(fn, buf, count, datatype, dest, tag, comm);
 }
 
-int loom__mpi_ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                     MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ibsend_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Ibsend");
+    LOOM_API_ENTER(fn);
     if (request == NULL)
-        return loom__api_error(comm, "MPI_Ibsend", MPI_ERR_ARG, "request is NULL");
-    int rc = loom__api_bsend("MPI_Ibsend", buf, count, datatype, dest, tag, comm);
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "request is NULL");
+    int rc = loom__api_bsend(fn, buf, count, datatype, dest, tag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
     /* The data is in the attached buffer: the user's buffer is free again, so the request is
      * complete at once. */
     struct loom_request *r = loom__p2p_done_request(comm, MPI_ANY_SOURCE);
     if (r == NULL)
-        return loom__api_error_code(comm, "MPI_Ibsend", LOOM_ERR_NOMEM);
+        return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
     *request = r;
     return MPI_SUCCESS;
 }

@@ -48,7 +48,7 @@ static void part_done(struct loom_request *part)
 
 /* A heap part for p (not started): its buffer, count and type as the call gives them. */
 static struct loom_request *new_part(enum loom_req_kind kind, struct pair *p,
-                                     struct loom_comm *c, MPI_Comm comm, void *buf, int count,
+                                     struct loom_comm *c, MPI_Comm comm, void *buf, MPI_Count count,
                                      MPI_Datatype type, int peer, int tag)
 {
     struct loom_request *r = loom__req_new(kind);
@@ -140,12 +140,12 @@ out_nomem:
     return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
 }
 
-int loom__mpi_isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                        int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                        int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+int loom__mpi_isendrecv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                          MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Isendrecv");
-    static const char fn[] = "MPI_Isendrecv";
+    LOOM_API_ENTER(fn);
     struct loom_comm *c;
     int rc = loom__p2p_check(fn, comm, sendbuf, sendcount, sendtype, dest, sendtag,
                              LOOM_P2P_SEND, &c);
@@ -160,12 +160,11 @@ int loom__mpi_isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                       recvcount, recvtype, source, recvtag, NULL, 0, request);
 }
 
-int loom__mpi_isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
-                                int sendtag, int source, int recvtag, MPI_Comm comm,
-                                MPI_Request *request)
+int loom__mpi_isendrecv_replace_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                  int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+                                  MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Isendrecv_replace");
-    static const char fn[] = "MPI_Isendrecv_replace";
+    LOOM_API_ENTER(fn);
     struct loom_comm *c;
     int rc = loom__p2p_check(fn, comm, buf, count, datatype, dest, sendtag, LOOM_P2P_SEND, &c);
     if (rc == MPI_SUCCESS)

@@ -8,7 +8,7 @@
 #include "p2p/bsend.h"
 #include "p2p/part.h"
 
-static int make(const char *fn, const void *buf, int count, MPI_Datatype type, int peer, int tag,
+static int make(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int peer, int tag,
                 MPI_Comm comm, enum loom_req_kind kind, enum loom_send_mode mode,
                 MPI_Request *request)
 {
@@ -33,43 +33,43 @@ static int make(const char *fn, const void *buf, int count, MPI_Datatype type, i
     return MPI_SUCCESS;
 }
 
-int loom__mpi_send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                        MPI_Comm comm, MPI_Request *request)
+int loom__mpi_send_init_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                          int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Send_init");
-    return make("MPI_Send_init", buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
+    LOOM_API_ENTER(fn);
+    return make(fn, buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
                 LOOM_SEND_STANDARD, request);
 }
 
-int loom__mpi_ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ssend_init_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Ssend_init");
-    return make("MPI_Ssend_init", buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
+    LOOM_API_ENTER(fn);
+    return make(fn, buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
                 LOOM_SEND_SYNC, request);
 }
 
-int loom__mpi_rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm, MPI_Request *request)
+int loom__mpi_rsend_init_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Rsend_init");
-    return make("MPI_Rsend_init", buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
+    LOOM_API_ENTER(fn);
+    return make(fn, buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
                 LOOM_SEND_READY, request);
 }
 
-int loom__mpi_bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm, MPI_Request *request)
+int loom__mpi_bsend_init_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Bsend_init");
-    return make("MPI_Bsend_init", buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
+    LOOM_API_ENTER(fn);
+    return make(fn, buf, count, datatype, dest, tag, comm, LOOM_REQ_SEND,
                 LOOM_SEND_BUFFERED, request);
 }
 
-int loom__mpi_recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                        MPI_Comm comm, MPI_Request *request)
+int loom__mpi_recv_init_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                          int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Recv_init");
-    return make("MPI_Recv_init", buf, count, datatype, source, tag, comm, LOOM_REQ_RECV,
+    LOOM_API_ENTER(fn);
+    return make(fn, buf, count, datatype, source, tag, comm, LOOM_REQ_RECV,
                 LOOM_SEND_STANDARD, request);
 }
 

@@ -133,7 +133,7 @@ int loom__mpi_improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message
 }
 
 /* Receive a matched message into a request (complete on return). */
-static int matched_recv(const char *fn, void *buf, int count, MPI_Datatype type,
+static int matched_recv(const char *fn, void *buf, MPI_Count count, MPI_Datatype type,
                         MPI_Message *message, struct loom_request *r)
 {
     if (message == NULL)
@@ -169,32 +169,32 @@ static int matched_recv(const char *fn, void *buf, int count, MPI_Datatype type,
     return MPI_SUCCESS;
 }
 
-int loom__mpi_mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                    MPI_Status *status)
+int loom__mpi_mrecv_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Message *message, MPI_Status *status)
 {
-    LOOM_API_ENTER("MPI_Mrecv");
+    LOOM_API_ENTER(fn);
     if (status == NULL) /* before the message is taken: the call then has no effect */
-        return loom__p2p_check_status("MPI_Mrecv", MPI_COMM_WORLD, status, "status");
+        return loom__p2p_check_status(fn, MPI_COMM_WORLD, status, "status");
     struct loom_request r;
     loom__req_init_stack(&r, LOOM_REQ_RECV);
-    int rc = matched_recv("MPI_Mrecv", buf, count, datatype, message, &r);
+    int rc = matched_recv(fn, buf, count, datatype, message, &r);
     if (rc != MPI_SUCCESS)
         return rc;
     loom__req_wait(&r);
     loom__p2p_status_out(status, &r.status);
-    return loom__p2p_request_error("MPI_Mrecv", &r);
+    return loom__p2p_request_error(fn, &r);
 }
 
-int loom__mpi_imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                     MPI_Request *request)
+int loom__mpi_imrecv_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Message *message, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Imrecv");
+    LOOM_API_ENTER(fn);
     if (request == NULL)
-        return loom__api_error(MPI_COMM_WORLD, "MPI_Imrecv", MPI_ERR_ARG, "request is NULL");
+        return loom__api_error(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "request is NULL");
     struct loom_request *r = loom__req_new(LOOM_REQ_RECV);
     if (r == NULL)
-        return loom__api_error_code(MPI_COMM_WORLD, "MPI_Imrecv", LOOM_ERR_NOMEM);
-    int rc = matched_recv("MPI_Imrecv", buf, count, datatype, message, r);
+        return loom__api_error_code(MPI_COMM_WORLD, fn, LOOM_ERR_NOMEM);
+    int rc = matched_recv(fn, buf, count, datatype, message, r);
     if (rc != MPI_SUCCESS) {
         loom__req_discard(r); /* never published */
         return rc;

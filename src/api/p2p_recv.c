@@ -5,7 +5,7 @@
 /* A blocking receive that did not take its message from a cell: a request on the stack,
  * started and waited for. Out of line so that its frame (the request) is not set up for the
  * receives that take a cell, whose cost is their latency (ring.h). */
-static __attribute__((noinline)) int recv_queued(struct loom_comm *c, void *buf, int count,
+static __attribute__((noinline)) int recv_queued(struct loom_comm *c, void *buf, MPI_Count count,
                                                  MPI_Datatype datatype, int source, int tag,
                                                  MPI_Comm comm, MPI_Status *status)
 {
@@ -18,15 +18,15 @@ static __attribute__((noinline)) int recv_queued(struct loom_comm *c, void *buf,
     return loom__p2p_request_error("MPI_Recv", &r);
 }
 
-int loom__mpi_recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                   MPI_Status *status)
+int loom__mpi_recv_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                     int tag, MPI_Comm comm, MPI_Status *status)
 {
-    LOOM_API_ENTER("MPI_Recv");
+    LOOM_API_ENTER(fn);
     struct loom_comm *c;
-    int rc = loom__p2p_check("MPI_Recv", comm, buf, count, datatype, source, tag,
+    int rc = loom__p2p_check(fn, comm, buf, count, datatype, source, tag,
                              LOOM_P2P_RECV, &c);
     if (rc == MPI_SUCCESS)
-        rc = loom__p2p_check_status("MPI_Recv", comm, status, "status");
+        rc = loom__p2p_check_status(fn, comm, status, "status");
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
@@ -43,22 +43,22 @@ int loom__mpi_recv(void *buf, int count, MPI_Datatype datatype, int source, int 
     return recv_queued(c, buf, count, datatype, source, tag, comm, status);
 }
 
-int loom__mpi_irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                    MPI_Request *request)
+int loom__mpi_irecv_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                      int tag, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Irecv");
+    LOOM_API_ENTER(fn);
     struct loom_comm *c;
-    int rc = loom__p2p_check("MPI_Irecv", comm, buf, count, datatype, source, tag,
+    int rc = loom__p2p_check(fn, comm, buf, count, datatype, source, tag,
                              LOOM_P2P_RECV, &c);
     if (rc != MPI_SUCCESS)
         return rc;
     if (request == NULL)
-        return loom__api_error(comm, "MPI_Irecv", MPI_ERR_ARG, "request is NULL");
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "request is NULL");
     struct loom_request *r = source == MPI_PROC_NULL
                                  ? loom__p2p_done_request(comm, MPI_PROC_NULL)
                                  : loom__req_new(LOOM_REQ_RECV);
     if (r == NULL)
-        return loom__api_error_code(comm, "MPI_Irecv", LOOM_ERR_NOMEM);
+        return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
     if (source != MPI_PROC_NULL) {
         loom__p2p_fill(r, c, comm, buf, count, datatype, source, tag);
         loom__dt_retain(datatype);

@@ -94,9 +94,8 @@ int loom__mpi_request_get_status_any(int count, MPI_Request array_of_requests[],
     return MPI_SUCCESS;
 }
 
-int loom__mpi_request_get_status_some(int incount, MPI_Request array_of_requests[],
-                                      int *outcount, int array_of_indices[],
-                                      MPI_Status *array_of_statuses)
+int loom__mpi_request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                      int array_of_indices[], MPI_Status *array_of_statuses)
 {
     static const char fn[] = "MPI_Request_get_status_some";
     LOOM_API_ENTER(fn);

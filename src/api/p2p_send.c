@@ -8,7 +8,7 @@
  * for. Out of line so that its frame (the request) is not set up for the sends that go into
  * cells, whose cost is their latency (ring.h). */
 static __attribute__((noinline)) int send_queued(const char *fn, struct loom_comm *c,
-                                                 const void *buf, int count, MPI_Datatype type,
+                                                 const void *buf, MPI_Count count, MPI_Datatype type,
                                                  int dest, int tag, MPI_Comm comm,
                                                  enum loom_send_mode mode)
 {
@@ -26,7 +26,7 @@ static __attribute__((noinline)) int send_queued(const char *fn, struct loom_com
 /* A standard or ready send of a small message goes into a cell (ring.h) when it can: 1 if it
  * did (the send is complete). */
 static inline __attribute__((always_inline)) int
-sent_in_cell(struct loom_comm *c, enum loom_send_mode mode, const void *buf, int count,
+sent_in_cell(struct loom_comm *c, enum loom_send_mode mode, const void *buf, MPI_Count count,
              MPI_Datatype type, int dest, int tag)
 {
     const struct loom_comm_shared *sh = c->sh;
@@ -36,7 +36,7 @@ sent_in_cell(struct loom_comm *c, enum loom_send_mode mode, const void *buf, int
 }
 
 static inline __attribute__((always_inline)) int
-send_blocking(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
+send_blocking(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm, enum loom_send_mode mode)
 {
     LOOM_API_ENTER(fn);
@@ -51,7 +51,7 @@ send_blocking(const char *fn, const void *buf, int count, MPI_Datatype type, int
     return send_queued(fn, c, buf, count, type, dest, tag, comm, mode);
 }
 
-static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Datatype type,
+static int send_nonblocking(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type,
                             int dest, int tag, MPI_Comm comm, enum loom_send_mode mode,
                             MPI_Request *request)
 {
@@ -82,41 +82,41 @@ static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Data
     return MPI_SUCCESS;
 }
 
-int loom__mpi_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm)
+int loom__mpi_send_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                     int dest, int tag, MPI_Comm comm)
 {
-    return send_blocking("MPI_Send", buf, count, datatype, dest, tag, comm, LOOM_SEND_STANDARD);
+    return send_blocking(fn, buf, count, datatype, dest, tag, comm, LOOM_SEND_STANDARD);
 }
 
-int loom__mpi_ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm)
+int loom__mpi_ssend_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                      int dest, int tag, MPI_Comm comm)
 {
-    return send_blocking("MPI_Ssend", buf, count, datatype, dest, tag, comm, LOOM_SEND_SYNC);
+    return send_blocking(fn, buf, count, datatype, dest, tag, comm, LOOM_SEND_SYNC);
 }
 
-int loom__mpi_rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm)
+int loom__mpi_rsend_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                      int dest, int tag, MPI_Comm comm)
 {
-    return send_blocking("MPI_Rsend", buf, count, datatype, dest, tag, comm, LOOM_SEND_READY);
+    return send_blocking(fn, buf, count, datatype, dest, tag, comm, LOOM_SEND_READY);
 }
 
-int loom__mpi_isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
+int loom__mpi_isend_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                      int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    return send_nonblocking("MPI_Isend", buf, count, datatype, dest, tag, comm,
+    return send_nonblocking(fn, buf, count, datatype, dest, tag, comm,
                             LOOM_SEND_STANDARD, request);
 }
 
-int loom__mpi_issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                     MPI_Comm comm, MPI_Request *request)
+int loom__mpi_issend_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    return send_nonblocking("MPI_Issend", buf, count, datatype, dest, tag, comm,
+    return send_nonblocking(fn, buf, count, datatype, dest, tag, comm,
                             LOOM_SEND_SYNC, request);
 }
 
-int loom__mpi_irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                     MPI_Comm comm, MPI_Request *request)
+int loom__mpi_irsend_c(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    return send_nonblocking("MPI_Irsend", buf, count, datatype, dest, tag, comm,
+    return send_nonblocking(fn, buf, count, datatype, dest, tag, comm,
                             LOOM_SEND_READY, request);
 }

@@ -27,19 +27,20 @@ static int exchange(const char *fn, struct loom_comm *c, MPI_Comm comm, struct l
     return loom__p2p_request_error(fn, r);
 }
 
-int loom__mpi_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                       int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                       int recvtag, MPI_Comm comm, MPI_Status *status)
+int loom__mpi_sendrecv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                         MPI_Comm comm, MPI_Status *status)
 {
-    LOOM_API_ENTER("MPI_Sendrecv");
+    LOOM_API_ENTER(fn);
     struct loom_comm *c;
-    int rc = loom__p2p_check("MPI_Sendrecv", comm, sendbuf, sendcount, sendtype, dest, sendtag,
+    int rc = loom__p2p_check(fn, comm, sendbuf, sendcount, sendtype, dest, sendtag,
                              LOOM_P2P_SEND, &c);
     if (rc == MPI_SUCCESS)
-        rc = loom__p2p_check("MPI_Sendrecv", comm, recvbuf, recvcount, recvtype, source,
+        rc = loom__p2p_check(fn, comm, recvbuf, recvcount, recvtype, source,
                              recvtag, LOOM_P2P_RECV, &c);
     if (rc == MPI_SUCCESS)
-        rc = loom__p2p_check_status("MPI_Sendrecv", comm, status, "status");
+        rc = loom__p2p_check_status(fn, comm, status, "status");
     if (rc != MPI_SUCCESS)
         return rc;
     struct loom_request s, r;
@@ -47,28 +48,29 @@ int loom__mpi_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     loom__req_init_stack(&r, LOOM_REQ_RECV);
     loom__p2p_fill(&s, c, comm, (void *)sendbuf, sendcount, sendtype, dest, sendtag);
     loom__p2p_fill(&r, c, comm, recvbuf, recvcount, recvtype, source, recvtag);
-    return exchange("MPI_Sendrecv", c, comm, &s, &r, status);
+    return exchange(fn, c, comm, &s, &r, status);
 }
 
-int loom__mpi_sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                               int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int loom__mpi_sendrecv_replace_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                 int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+                                 MPI_Status *status)
 {
-    LOOM_API_ENTER("MPI_Sendrecv_replace");
+    LOOM_API_ENTER(fn);
     struct loom_comm *c;
-    int rc = loom__p2p_check("MPI_Sendrecv_replace", comm, buf, count, datatype, dest, sendtag,
+    int rc = loom__p2p_check(fn, comm, buf, count, datatype, dest, sendtag,
                              LOOM_P2P_SEND, &c);
     if (rc == MPI_SUCCESS)
-        rc = loom__p2p_check("MPI_Sendrecv_replace", comm, buf, count, datatype, source,
+        rc = loom__p2p_check(fn, comm, buf, count, datatype, source,
                              recvtag, LOOM_P2P_RECV, &c);
     if (rc == MPI_SUCCESS)
-        rc = loom__p2p_check_status("MPI_Sendrecv_replace", comm, status, "status");
+        rc = loom__p2p_check_status(fn, comm, status, "status");
     if (rc != MPI_SUCCESS)
         return rc;
     /* The outgoing data is packed aside first, since the receive overwrites the buffer. */
     size_t bytes = datatype ? loom__dt_stream_size(datatype, (size_t)count) : 0;
     void *tmp = malloc(bytes ? bytes : 1);
     if (tmp == NULL)
-        return loom__api_error_code(comm, "MPI_Sendrecv_replace", LOOM_ERR_NOMEM);
+        return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
     if (bytes)
         loom__dt_pack(tmp, buf, datatype, (size_t)count, 0, bytes);
     struct loom_request s, r;
@@ -77,7 +79,7 @@ int loom__mpi_sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int 
     loom__p2p_fill(&s, c, comm, tmp, 0, MPI_BYTE, dest, sendtag);
     s.count = bytes;
     loom__p2p_fill(&r, c, comm, buf, count, datatype, source, recvtag);
-    rc = exchange("MPI_Sendrecv_replace", c, comm, &s, &r, status);
+    rc = exchange(fn, c, comm, &s, &r, status);
     free(tmp);
     return rc;
 }

@@ -17,9 +17,8 @@ static int make(const char *fn, const void *buf, int partitions, MPI_Count count
 {
     int send = kind == LOOM_REQ_PSEND;
     struct loom_comm *c;
-    /* the point-to-point checks, in their order; a count beyond int is checked below */
-    int count32 = count > INT_MAX ? INT_MAX : count < 0 ? -1 : (int)count;
-    int rc = loom__p2p_check_all(fn, comm, buf, count32, type, peer, tag,
+    /* the point-to-point checks, in their order; the total size is checked below */
+    int rc = loom__p2p_check_all(fn, comm, buf, count, type, peer, tag,
                                  send ? LOOM_P2P_SEND : LOOM_P2P_RECV, &c);
     if (rc != MPI_SUCCESS)
         return rc;

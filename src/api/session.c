@@ -303,8 +303,7 @@ static int pset_arg(struct loom_session *s, const char *fn, const char *name,
     return i;
 }
 
-int loom__mpi_session_get_pset_info(MPI_Session session, const char *pset_name,
-                                    MPI_Info *info)
+int loom__mpi_session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
 {
     static const char fn[] = "MPI_Session_get_pset_info";
     LOOM_API_ENTER(fn);

@@ -1,5 +1,5 @@
 /* api/status.c — what a status says about a completed operation: MPI_Get_count,
- * MPI_Get_elements(_x), MPI_Status_set_elements(_x), MPI_Status_set_cancelled,
+ * MPI_Get_elements(_x), their big-count forms (_c), MPI_Status_set_elements(_x), MPI_Status_set_cancelled,
  * MPI_Test_cancelled, and MPI 4.1's MPI_Status_set/get_source, _tag and _error.
  *
  * A status records the bytes transferred (loom_bytes); counts are derived from it and the
@@ -29,51 +29,78 @@ static size_t status_bytes(const MPI_Status *status)
     return status->loom_bytes > 0 ? (size_t)status->loom_bytes : 0;
 }
 
-int loom__mpi_get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+/* The count of a status in elements of type (MPI_UNDEFINED when not a whole number of them),
+ * for the int and big-count forms of MPI_Get_count; MPI_SUCCESS or the class reported. */
+static int get_count(const char *fn, const MPI_Status *status, MPI_Datatype type,
+                     MPI_Count *count)
 {
-    LOOM_API_ENTER("MPI_Get_count");
-    static const char fn[] = "MPI_Get_count";
-    int rc = check_status_type(fn, status, datatype);
+    int rc = check_status_type(fn, status, type);
     if (rc)
         return rc;
     if (count == NULL)
         return FAIL(fn, MPI_ERR_ARG, "count is NULL");
-    size_t bytes = status_bytes(status), size = datatype->size;
+    size_t bytes = status_bytes(status), size = type->size;
     if (size == 0)
-        *count = 0; /* MPI 3.1 3.2.5: a type of size zero gives a count of zero */
-    else if (bytes % size || bytes / size > INT_MAX)
-        *count = MPI_UNDEFINED;
+        *count = 0; /* MPI 4.1 3.2.5: a type of size zero gives a count of zero */
     else
-        *count = (int)(bytes / size);
+        *count = bytes % size ? MPI_UNDEFINED : (MPI_Count)(bytes / size);
     return MPI_SUCCESS;
+}
+
+/* The basic elements of a status (Get_elements, _x and _c). */
+static int get_elements(const char *fn, const MPI_Status *status, MPI_Datatype type,
+                        MPI_Count *count)
+{
+    int rc = check_status_type(fn, status, type);
+    if (rc)
+        return rc;
+    if (count == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "count is NULL");
+    long long e = loom__dt_elements(type, status_bytes(status));
+    *count = e < 0 ? MPI_UNDEFINED : (MPI_Count)e;
+    return MPI_SUCCESS;
+}
+
+/* The int forms answer MPI_UNDEFINED for a count that does not fit (MPI 4.1 3.2.5). */
+static int narrow(int rc, const MPI_Count *wide, int *count)
+{
+    if (rc == MPI_SUCCESS)
+        *count = *wide > INT_MAX ? MPI_UNDEFINED : (int)*wide;
+    return rc;
+}
+
+int loom__mpi_get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    LOOM_API_ENTER("MPI_Get_count_c");
+    return get_count("MPI_Get_count_c", status, datatype, count);
+}
+
+int loom__mpi_get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    LOOM_API_ENTER("MPI_Get_count");
+    MPI_Count wide = 0;
+    return narrow(get_count("MPI_Get_count", status, datatype, count ? &wide : NULL), &wide,
+                  count);
+}
+
+int loom__mpi_get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    LOOM_API_ENTER("MPI_Get_elements_c");
+    return get_elements("MPI_Get_elements_c", status, datatype, count);
 }
 
 int loom__mpi_get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     LOOM_API_ENTER("MPI_Get_elements_x");
-    static const char fn[] = "MPI_Get_elements_x";
-    int rc = check_status_type(fn, status, datatype);
-    if (rc)
-        return rc;
-    if (count == NULL)
-        return FAIL(fn, MPI_ERR_ARG, "count is NULL");
-    long long e = loom__dt_elements(datatype, status_bytes(status));
-    *count = e < 0 ? MPI_UNDEFINED : (MPI_Count)e;
-    return MPI_SUCCESS;
+    return get_elements("MPI_Get_elements_x", status, datatype, count);
 }
 
 int loom__mpi_get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     LOOM_API_ENTER("MPI_Get_elements");
-    static const char fn[] = "MPI_Get_elements";
-    int rc = check_status_type(fn, status, datatype);
-    if (rc)
-        return rc;
-    if (count == NULL)
-        return FAIL(fn, MPI_ERR_ARG, "count is NULL");
-    long long e = loom__dt_elements(datatype, status_bytes(status));
-    *count = e < 0 || e > INT_MAX ? MPI_UNDEFINED : (int)e;
-    return MPI_SUCCESS;
+    MPI_Count wide = 0;
+    return narrow(get_elements("MPI_Get_elements", status, datatype, count ? &wide : NULL),
+                  &wide, count);
 }
 
 int loom__mpi_status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
@@ -164,32 +191,32 @@ static int check_status(const char *fn, const MPI_Status *status)
         return MPI_SUCCESS;                                                                    \
     } while (0)
 
-int  loom__mpi_status_set_source(MPI_Status *status, int source)
+int loom__mpi_status_set_source(MPI_Status *status, int source)
 {
     STATUS_SET("MPI_Status_set_source", MPI_SOURCE, source);
 }
 
-int  loom__mpi_status_set_tag(MPI_Status *status, int tag)
+int loom__mpi_status_set_tag(MPI_Status *status, int tag)
 {
     STATUS_SET("MPI_Status_set_tag", MPI_TAG, tag);
 }
 
-int  loom__mpi_status_set_error(MPI_Status *status, int err)
+int loom__mpi_status_set_error(MPI_Status *status, int err)
 {
     STATUS_SET("MPI_Status_set_error", MPI_ERROR, err);
 }
 
-int  loom__mpi_status_get_source(MPI_Status *status, int *source)
+int loom__mpi_status_get_source(MPI_Status *status, int *source)
 {
     STATUS_GET("MPI_Status_get_source", MPI_SOURCE, source, "source");
 }
 
-int  loom__mpi_status_get_tag(MPI_Status *status, int *tag)
+int loom__mpi_status_get_tag(MPI_Status *status, int *tag)
 {
     STATUS_GET("MPI_Status_get_tag", MPI_TAG, tag, "tag");
 }
 
-int  loom__mpi_status_get_error(MPI_Status *status, int *err)
+int loom__mpi_status_get_error(MPI_Status *status, int *err)
 {
     STATUS_GET("MPI_Status_get_error", MPI_ERROR, err, "err");
 }

@@ -194,8 +194,9 @@ int loom__vtopo_map_graph(struct loom_comm *parent, int n, const int *xadj, cons
         identity(n, rank_of);
         return rc;
     }
-    int *slot_of = malloc((size_t)n * sizeof *slot_of);  /* freed below */
-    long long *total = malloc((size_t)n * sizeof *total); /* freed below */
+    size_t un = (size_t)(unsigned)n; /* n > 0 here: hw_slots found n slots */
+    int *slot_of = malloc(un * sizeof *slot_of);  /* freed below */
+    long long *total = malloc(un * sizeof *total); /* freed below */
     if (slot_of == NULL || total == NULL) {
         free(slot_of), free(total), hw_free(&h);
         return LOOM_ERR_NOMEM;

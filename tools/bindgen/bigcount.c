@@ -5,7 +5,9 @@
  * wide types (docs/bindings.md "Big counts"). Where the two prototypes differ only in scalars
  * passed by value that widen (int -> MPI_Count, int -> MPI_Aint, MPI_Aint -> MPI_Count), C
  * widens them for free at the call: both entry points then call the `_c` implementation, and
- * the int call has no implementation of its own. Where they differ in anything else (arrays,
+ * the int call has no implementation of its own. That implementation takes one more
+ * argument first, the name of the call that reached it (`const char *fn`), so that an error
+ * in MPI_Send says MPI_Send and one in MPI_Send_c says MPI_Send_c. Where they differ in anything else (arrays,
  * results written through a pointer, a callback), the int call keeps its own implementation,
  * which converts and calls into the same code. */
 #include <stdio.h>
@@ -59,7 +61,9 @@ void bg_pair_bigcount(void)
         if (!narrow)
             bg_die(w->file, w->line, "%s: no %s to be the big-count form of", w->name,
                    narrow_name);
-        if (same_but_wider(narrow, w))
+        if (same_but_wider(narrow, w)) {
             narrow->shares = w;
+            bg_calls[i].named = 1;
+        }
     }
 }

@@ -36,6 +36,9 @@ struct call {
     /* the big-count call MPI_Xxx_c whose implementation this int call shares (its arguments
      * only widen: bigcount.c), NULL when it has its own */
     const struct call *shares;
+    /* set on that MPI_Xxx_c: its implementation takes first the name of the call that
+     * reached it (`const char *fn`), for its error messages and traces */
+    int named;
 };
 
 extern struct call bg_calls[MAX_CALLS];
@@ -69,6 +72,8 @@ void bg_gen_proto(struct out *o);
 void bg_gen_impl(struct out *o);
 void bg_gen_bindings(struct out *o);
 void bg_gen_list(struct out *o);
+/* the parameter list of a call's implementation (with `const char *fn` first when shared) */
+const char *bg_impl_params(const struct call *c);
 /* walk.c */
 void bg_gen_walk(struct out *o);
 

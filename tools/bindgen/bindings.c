@@ -42,9 +42,31 @@ void bg_gen_impl(struct out *o)
         if (bg_calls[i].shares)
             continue; /* its entry points call the _c implementation */
         snprintf(prefix, sizeof prefix, "%.60s ", bg_calls[i].ret);
-        bg_emit_decl(o, prefix, bg_impl_name(&bg_calls[i]), bg_calls[i].params, ";");
+        bg_emit_decl(o, prefix, bg_impl_name(&bg_calls[i]), bg_impl_params(&bg_calls[i]),
+                     ";");
     }
     bg_emit(o, "\n#endif\n");
+}
+
+/* The parameters of a call's implementation: the call's, after the name of the call when
+ * the implementation is shared by an int call and its big-count form (bigcount.c). */
+const char *bg_impl_params(const struct call *c)
+{
+    static char buf[MAX_TEXT + 32];
+    if (!c->named)
+        return c->params;
+    snprintf(buf, sizeof buf, "const char *fn, %s", c->params);
+    return buf;
+}
+
+/* `{ return impl(args); }`, the name of the call first where the implementation takes it. */
+static void emit_body(struct out *o, const struct call *c)
+{
+    const struct call *impl = c->shares ? c->shares : c;
+    if (impl->named)
+        bg_emit(o, "{\n    return %s(\"%s\", %s);\n}\n", bg_impl_name(c), c->name, c->args);
+    else
+        bg_emit(o, "{\n    return %s(%s);\n}\n", bg_impl_name(c), c->args);
 }
 
 /* Both entry points are a direct call of the implementation (docs/bindings.md); MPI_Xxx is
@@ -64,10 +86,10 @@ void bg_gen_bindings(struct out *o)
         snprintf(name, sizeof name, "P%.100s", c->name);
         bg_emit(o, "\n");
         bg_emit_decl(o, prefix, name, c->params, "");
-        bg_emit(o, "{\n    return %s(%s);\n}\n", bg_impl_name(c), c->args);
+        emit_body(o, c);
         snprintf(prefix, sizeof prefix, "__attribute__((weak)) %.60s ", c->ret);
         bg_emit_decl(o, prefix, c->name, c->params, "");
-        bg_emit(o, "{\n    return %s(%s);\n}\n", bg_impl_name(c), c->args);
+        emit_body(o, c);
     }
 }
 
