@@ -7,7 +7,8 @@
  * it shows as `value` plus, while started, what the rank's running total gained since
  * `base`. The counters are shared; a started handle is one reason for the count points to
  * count (loom__stats_count_on), so nothing is counted while no handle is started and
- * LOOM_STATS is off. A queue length is a continuous, read-only level: its handle shows the
+ * LOOM_STATS is off; a started timer handle likewise turns on the adding up of the rank
+ * threads' MPI and wait times (loom__trace_times_on). A queue length is a continuous, read-only level: its handle shows the
  * length now, cannot be started, stopped, written or reset. Sessions and handles are listed
  * here and looked up when a tool passes one (a bad one is reported, never followed);
  * everything is under the MPI_T lock (api/mpit.h). */
@@ -17,10 +18,12 @@
 #include "api/mpit.h"
 #include "core/rank.h"
 #include "core/stats.h"
+#include "core/trace.h"
 
 struct loom_mpit_pvar_handle {
     int index, rank, started;
     int continuous, readonly; /* the variable's: levels are both */
+    int timer;                /* a timer (time in MPI, waiting): started, it turns timing on */
     uint64_t value; /* shown when stopped; when started, plus total - base */
     uint64_t base;  /* the running total when last started, written or reset */
     struct loom_mpit_pvar_handle *next;
@@ -64,7 +67,10 @@ static void start(struct loom_mpit_pvar_handle *h)
 {
     if (h->started || h->continuous)
         return; /* starting a started handle changes nothing */
-    loom__stats_count_on();
+    if (h->timer)
+        loom__trace_times_on();
+    else
+        loom__stats_count_on();
     h->base = total(h); /* after counting is on: nothing after this is missed */
     h->started = 1;
 }
@@ -75,7 +81,10 @@ static void stop(struct loom_mpit_pvar_handle *h)
         return;
     h->value = current(h);
     h->started = 0;
-    loom__stats_count_off();
+    if (h->timer)
+        loom__trace_times_off();
+    else
+        loom__stats_count_off();
 }
 
 static void set(struct loom_mpit_pvar_handle *h, uint64_t v)
@@ -214,6 +223,7 @@ int loom__mpi_t_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, vo
     h->rank = loom__self->world_rank;
     h->continuous = in.continuous;
     h->readonly = in.readonly;
+    h->timer = in.var_class == MPI_T_PVAR_CLASS_TIMER;
     h->started = in.continuous; /* a continuous variable is always active */
     h->next = session->handles;
     session->handles = h;

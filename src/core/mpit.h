@@ -58,6 +58,10 @@ enum loom_mpit_pvar {
     LOOM_MPIT_PVAR_TASKS_OWN,
     LOOM_MPIT_PVAR_TASKS_SAME_NUMA,
     LOOM_MPIT_PVAR_TASKS_OTHER_NUMA,
+    /* timers: ns the rank's threads spent inside MPI calls / waiting (core/trace.h), added up
+     * only while some timer handle is started (or LOOM_STATS is on); category "core" */
+    LOOM_MPIT_PVAR_TIME_IN_MPI,
+    LOOM_MPIT_PVAR_TIME_WAITING,
     /* levels: the current lengths of the rank's matching queues (p2p/queues.c) */
     LOOM_MPIT_PVAR_POSTED_QUEUE,
     LOOM_MPIT_PVAR_UNEXPECTED_QUEUE,

@@ -14,6 +14,7 @@
 #include "core/mpit.h"
 #include "core/rank.h"
 #include "core/stats.h"
+#include "core/trace.h" /* loom__trace_rank_times */
 #include "p2p/p2p.h" /* loom__p2p_queue_lengths */
 
 /* ---- enumerations ------------------------------------------------------------------------ */
@@ -190,6 +191,8 @@ int loom__mpit_cvar_write(int i, const void *buf, char *err, size_t errlen)
                       MPI_UNSIGNED_LONG_LONG, 0, 0, "p2p"
 #define TASKS(text) text, MPI_T_VERBOSITY_USER_BASIC, MPI_T_PVAR_CLASS_COUNTER, \
                     MPI_UNSIGNED_LONG_LONG, 0, 0, "task"
+#define TIMER(text) text, MPI_T_VERBOSITY_USER_BASIC, MPI_T_PVAR_CLASS_TIMER, \
+                    MPI_UNSIGNED_LONG_LONG, 0, 0, "core"
 #define LEVEL(text) text, MPI_T_VERBOSITY_TUNER_BASIC, MPI_T_PVAR_CLASS_LEVEL, \
                     MPI_UNSIGNED_LONG_LONG, 1, 1, "p2p"
 static const struct loom_mpit_pvar_info pvars[LOOM_MPIT_NUM_PVARS] = {
@@ -216,6 +219,15 @@ static const struct loom_mpit_pvar_info pvars[LOOM_MPIT_NUM_PVARS] = {
     [LOOM_MPIT_PVAR_TASKS_OTHER_NUMA] = {"loom_tasks_other_numa",
                                          TASKS("tasks the calling rank's threads ran for a "
                                                "rank homed on another NUMA node")},
+    [LOOM_MPIT_PVAR_TIME_IN_MPI] = {"loom_time_in_mpi",
+                                    TIMER("nanoseconds the calling rank's threads spent inside "
+                                          "MPI calls (the outermost call of each thread; "
+                                          "calls that have returned)")},
+    [LOOM_MPIT_PVAR_TIME_WAITING] = {"loom_time_waiting",
+                                     TIMER("nanoseconds the calling rank's threads spent "
+                                           "waiting for a request, a message or a peer "
+                                           "(idle progress threads included; waits that have "
+                                           "ended), tasks they ran meanwhile included")},
     [LOOM_MPIT_PVAR_POSTED_QUEUE] = {"loom_posted_recvq_length",
                                      LEVEL("receives the calling rank has posted that no "
                                            "message has matched yet, over all communicators")},
@@ -227,6 +239,7 @@ static const struct loom_mpit_pvar_info pvars[LOOM_MPIT_NUM_PVARS] = {
 };
 #undef COUNTER
 #undef TASKS
+#undef TIMER
 #undef LEVEL
 
 void loom__mpit_pvar_info(int i, struct loom_mpit_pvar_info *out)
@@ -241,6 +254,11 @@ uint64_t loom__mpit_pvar_total(int i, int rank)
         if (loom__job.ranks != NULL) /* no job: no queues */
             loom__p2p_queue_lengths(rank, &posted, &unexpected);
         return i == LOOM_MPIT_PVAR_POSTED_QUEUE ? posted : unexpected;
+    }
+    if (i == LOOM_MPIT_PVAR_TIME_IN_MPI || i == LOOM_MPIT_PVAR_TIME_WAITING) {
+        uint64_t mpi_ns, wait_ns;
+        loom__trace_rank_times(rank, &mpi_ns, &wait_ns);
+        return i == LOOM_MPIT_PVAR_TIME_IN_MPI ? mpi_ns : wait_ns;
     }
     uint64_t t[LOOM_STATS_NTOTALS];
     loom__stats_totals(rank, t); /* zeros when there are no counters */

@@ -137,8 +137,8 @@ void loom__stats_report(struct loom_trace_thread *const *th, int n)
             if (t->rank != i)
                 continue;
             if (t->kind == LOOM_TRACE_RANK_THREAD) {
-                mpi_ns += t->mpi_ns;
-                wait_ns += t->wait_ns;
+                mpi_ns += loom__load_relaxed(&t->mpi_ns);
+                wait_ns += loom__load_relaxed(&t->wait_ns);
             } else if (t->kind == LOOM_TRACE_PROGRESS_THREAD && t->worker) {
                 ts.ran_own += t->worker->stats.ran_own;
                 ts.ran_same_numa += t->worker->stats.ran_same_numa;

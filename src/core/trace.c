@@ -19,7 +19,7 @@
 #include "core/trace.h"
 #include "core/trace_thread.h"
 
-int loom__trace_enabled;
+_Atomic int loom__trace_enabled;
 
 /* The registry: every record of this job. `lock` protects head/count (appends by registering
  * threads; the main thread walks it at job end, after the joins). gen changes at each job
@@ -32,7 +32,47 @@ static struct {
     unsigned gen;
     struct timespec t0;
     char *prefix; /* LOOM_TRACE, or NULL */
+    int stats;    /* LOOM_STATS of this job */
+    int timers;   /* started MPI_T timer handles (loom__trace_times_on/off) */
 } reg = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The bits that follow from the settings and the started timers; under reg.lock. */
+static int enabled_bits(void)
+{
+    return (reg.prefix ? LOOM_TRACE_ON_EVENTS : 0) |
+           (reg.stats || reg.timers > 0 ? LOOM_TRACE_ON_TIMES : 0);
+}
+
+void loom__trace_times_on(void)
+{
+    pthread_mutex_lock(&reg.lock);
+    reg.timers++;
+    loom__store_relaxed(&loom__trace_enabled, enabled_bits());
+    pthread_mutex_unlock(&reg.lock);
+}
+
+void loom__trace_times_off(void)
+{
+    pthread_mutex_lock(&reg.lock);
+    if (reg.timers > 0) /* a handle started in a job that has ended may be stopped later */
+        reg.timers--;
+    loom__store_relaxed(&loom__trace_enabled, enabled_bits());
+    pthread_mutex_unlock(&reg.lock);
+}
+
+void loom__trace_rank_times(int rank, uint64_t *mpi_ns, uint64_t *wait_ns)
+{
+    uint64_t m = 0, w = 0;
+    pthread_mutex_lock(&reg.lock);
+    for (struct loom_trace_thread *t = reg.head; t; t = t->next)
+        if (t->rank == rank) {
+            m += loom__load_relaxed(&t->mpi_ns);
+            w += loom__load_relaxed(&t->wait_ns);
+        }
+    pthread_mutex_unlock(&reg.lock);
+    *mpi_ns = m;
+    *wait_ns = w;
+}
 
 static _Thread_local struct loom_trace_thread *me;
 static _Thread_local unsigned me_gen;
@@ -79,28 +119,29 @@ int loom__trace_job_init(char *err, size_t errlen)
     const char *prefix = loom__config_str(LOOM_CFG_TRACE);
     int stats = (int)loom__config_int(LOOM_CFG_STATS);
     clock_gettime(CLOCK_MONOTONIC, &reg.t0);
-    pthread_mutex_lock(&reg.lock);
-    reg.gen++;
-    pthread_mutex_unlock(&reg.lock);
-    free(reg.prefix);
-    reg.prefix = NULL;
-    int on = 0;
+    char *copy = NULL;
     if (prefix && prefix[0]) {
-        reg.prefix = strdup(prefix); /* freed by loom__trace_job_fini */
-        if (!reg.prefix) {
+        copy = strdup(prefix); /* freed by loom__trace_job_fini */
+        if (!copy) {
             snprintf(err, errlen, "out of memory reading LOOM_TRACE");
             return -1;
         }
-        on |= LOOM_TRACE_ON_EVENTS;
     }
+    pthread_mutex_lock(&reg.lock);
+    reg.gen++;
+    free(reg.prefix);
+    reg.prefix = copy;
+    reg.stats = stats != 0;
+    reg.timers = 0;
+    pthread_mutex_unlock(&reg.lock);
     /* The counters always exist: MPI_T's message variables count into them too. */
     if (loom__stats_job_init(loom__job.nranks, stats) != 0) {
         snprintf(err, errlen, "out of memory for the message counters (LOOM_STATS, MPI_T)");
         return -1;
     }
-    if (stats)
-        on |= LOOM_TRACE_ON_TIMES;
-    loom__trace_enabled = on;
+    pthread_mutex_lock(&reg.lock);
+    loom__store_relaxed(&loom__trace_enabled, enabled_bits()); /* no rank runs yet */
+    pthread_mutex_unlock(&reg.lock);
     return 0;
 }
 
@@ -124,6 +165,7 @@ void loom__trace_job_fini(void)
     reg.head = NULL;
     reg.count = 0;
     reg.gen++; /* records of this job are gone: no thread may use its pointer again */
+    reg.timers = 0;
     pthread_mutex_unlock(&reg.lock);
     struct loom_trace_thread **th = calloc((size_t)n + 1, sizeof *th);
     int k = 0;
@@ -153,9 +195,12 @@ void loom__trace_job_fini(void)
         head = next;
     }
     loom__stats_job_fini();
+    pthread_mutex_lock(&reg.lock);
     free(reg.prefix);
     reg.prefix = NULL;
-    loom__trace_enabled = 0;
+    reg.stats = 0;
+    loom__store_relaxed(&loom__trace_enabled, 0);
+    pthread_mutex_unlock(&reg.lock);
 }
 
 /* The calling thread's record, registering it on first use; NULL when the thread acts for no
@@ -174,7 +219,7 @@ static struct loom_trace_thread *self_record(void)
     struct loom_trace_thread *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    if (loom__trace_enabled & LOOM_TRACE_ON_EVENTS) {
+    if (loom__load_relaxed(&loom__trace_enabled) & LOOM_TRACE_ON_EVENTS) {
         /* Pages are touched only as events come, so a quiet thread costs little memory. */
         t->ev = malloc(sizeof *t->ev * LOOM_TRACE_EVENTS);
         if (!t->ev) {
@@ -246,7 +291,7 @@ void loom__trace_api_exit(void)
         return;
     if (--t->api_depth == 0) {
         uint64_t now = loom__trace_now();
-        t->mpi_ns += now - t->api_since;
+        loom__store_relaxed(&t->mpi_ns, loom__load_relaxed(&t->mpi_ns) + (now - t->api_since));
         record(t, LOOM_TRACE_EV_POP, NULL, -1, now);
     }
 }
@@ -271,7 +316,8 @@ void loom__trace_wait_exit(void)
         return;
     if (--t->wait_depth == 0) {
         uint64_t now = loom__trace_now();
-        t->wait_ns += now - t->wait_since;
+        loom__store_relaxed(&t->wait_ns,
+                            loom__load_relaxed(&t->wait_ns) + (now - t->wait_since));
         /* A wait whose condition held at once, with nothing run inside, leaves no trace:
          * most waits of a busy program are such, and they would fill the buffer. */
         if (t->ev && !t->truncated && t->nev > 0 &&
@@ -284,7 +330,7 @@ void loom__trace_wait_exit(void)
 
 char loom__trace_task_enter(int owner)
 {
-    if (!(loom__trace_enabled & LOOM_TRACE_ON_EVENTS))
+    if (!(loom__load_relaxed(&loom__trace_enabled) & LOOM_TRACE_ON_EVENTS))
         return 0; /* LOOM_STATS counts tasks in the engine; only the timeline wants this */
     struct loom_trace_thread *t = self_record();
     if (t == NULL)

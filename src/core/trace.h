@@ -28,15 +28,20 @@
 #ifndef LOOM_CORE_TRACE_H
 #define LOOM_CORE_TRACE_H
 #include <stddef.h>
+#include <stdint.h>
+#include "core/atomic.h"
 
 /* Events kept per thread; beyond, the thread's trace is truncated. */
 #define LOOM_TRACE_EVENTS (1u << 18)
 
-/* Bits of loom__trace_enabled. Set once at job start (loom__trace_job_init, main thread,
- * before any rank thread exists: thread creation publishes it), read-only afterwards. */
+/* Bits of loom__trace_enabled. Set at job start (loom__trace_job_init, main thread, before any
+ * rank thread exists); afterwards only LOOM_TRACE_ON_TIMES changes, when MPI_T starts the first
+ * or stops the last timer handle (loom__trace_times_on/off, under the registry lock). Read
+ * relaxed by every trace point: a scope that saw the bit clear at its entry records nothing,
+ * one that saw it set records its exit, so a change never splits a scope. */
 enum { LOOM_TRACE_ON_EVENTS = 1, /* LOOM_TRACE: record events for the timeline */
        LOOM_TRACE_ON_TIMES = 2   /* LOOM_STATS: add up MPI and wait time per rank thread */ };
-extern int loom__trace_enabled;
+extern _Atomic int loom__trace_enabled;
 
 /* Job start (main thread, before ranks run; called by api/layers.c): read LOOM_STATS and
  * LOOM_TRACE, set up the counters and the thread registry. 0, or -1 and a one-line reason. */
@@ -50,6 +55,14 @@ void loom__trace_job_fini(void);
  * exists. 0, or -1 and a reason in err. */
 int loom__trace_prefix_check(const char *value, char *err, size_t errlen);
 
+/* MPI_T's timer variables (api/mpit_pvar.c): while one of their handles is started, the MPI
+ * and wait times of every rank thread are added up as under LOOM_STATS. Any thread; on and off
+ * pair up (a count of reasons). */
+void loom__trace_times_on(void);
+void loom__trace_times_off(void);
+/* The time world rank `rank`'s threads have spent inside MPI calls and waiting, in ns, over the
+ * scopes that have ended while times were added up. Any thread. */
+void loom__trace_rank_times(int rank, uint64_t *mpi_ns, uint64_t *wait_ns);
 /* The out-of-line halves of the trace points; call them only through the macros below. Each
  * returns 1 if it counted an entry (the scope's exit must then be recorded), else 0. */
 char loom__trace_api_enter(const char *fn);
@@ -77,7 +90,7 @@ static inline void loom__trace_task_leave(const char *entered)
 
 #define LOOM_TRACE_SCOPE_(var, leave, enter_call)                                             \
     __attribute__((cleanup(leave), unused)) const char var =                                  \
-        (__builtin_expect(loom__trace_enabled, 0) ? enter_call : (char)0)
+        (__builtin_expect(loom__load_relaxed(&loom__trace_enabled), 0) ? enter_call : (char)0)
 
 #define LOOM_TRACE_API_SCOPE(fn)                                                               \
     LOOM_TRACE_SCOPE_(loom_trace_api_, loom__trace_api_leave, loom__trace_api_enter(fn))

@@ -3,7 +3,7 @@
  *
  * Who touches what: a record is created and linked into the registry by its own thread under
  * the registry lock; every other field is then written by that thread only (no lock, no
- * atomic). The job's main thread reads and frees the records at job end, after joining every
+ * atomic, but for the two time totals that MPI_T may read meanwhile). The job's main thread reads and frees the records at job end, after joining every
  * thread that may own one (the joins order the owners' writes before those reads). */
 #ifndef LOOM_CORE_TRACE_THREAD_H
 #define LOOM_CORE_TRACE_THREAD_H
@@ -41,7 +41,9 @@ struct loom_trace_thread {
     /* owner thread only, from here on */
     int api_depth, wait_depth;      /* nesting of MPI calls / waits */
     uint64_t api_since, wait_since; /* when the outermost one began (LOOM_STATS) */
-    uint64_t mpi_ns, wait_ns;       /* totals (LOOM_STATS; rank threads are reported) */
+    _Atomic uint64_t mpi_ns, wait_ns; /* totals (LOOM_STATS; rank threads are reported);
+                                         the owner adds, relaxed; MPI_T reads them, relaxed,
+                                         under the registry lock (loom__trace_rank_times) */
     struct loom_trace_event *ev;    /* [LOOM_TRACE_EVENTS] when LOOM_TRACE is on, else NULL */
     uint32_t nev;
     int truncated;                  /* 1 once an event did not fit; recording stopped */
