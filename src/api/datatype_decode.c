@@ -16,9 +16,10 @@
 #define FAIL(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
 
 /* The int forms on a type made by a big-count constructor: they have no place for its large
- * counts, so they refuse it with MPI_ERR_TYPE (as MPICH does: the type must be decoded with
- * the _c forms); counts beyond an int (an int constructor with more than INT_MAX integer
- * arguments in all) are MPI_ERR_VALUE_TOO_LARGE. MPI_SUCCESS or the class reported. */
+ * counts, so they refuse it with MPI_ERR_TYPE (MPI 4.1 5.1.13: "a datatype that requires an
+ * output value of num_large_counts > 0"; it is decoded with the _c forms); counts beyond an
+ * int (an int constructor with more than INT_MAX integer arguments in all) are
+ * MPI_ERR_VALUE_TOO_LARGE. MPI_SUCCESS or the class reported. */
 static int check_int_form(const char *fn, const struct loom_dt_contents *c)
 {
     if (c == NULL)
