@@ -1,5 +1,5 @@
-/* api/datatype.c — MPI calls on an existing datatype: commit, free, extents (_x too), sizes,
- * names,
+/* api/datatype.c — MPI calls on an existing datatype: commit, free, extents and sizes (their
+ * _x and big-count _c forms too), names,
  * and the address helpers (MPI_Get_address, MPI_Aint_add / _diff).
  *
  * Datatype calls have no communicator: errors go to MPI_COMM_WORLD's handler (MPI 3.1).
@@ -58,15 +58,33 @@ int loom__mpi_type_free(MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-/* The arguments of the extent queries: a usable datatype and two places for the results. */
-static int check_extent_args(const char *fn, MPI_Datatype datatype, const void *lb,
-                             const void *extent, const char *lb_name, const char *extent_name)
+/* The extent queries, each int form (MPI_Aint), _x and _c form (MPI_Count) on one check:
+ * a usable datatype and two places for the results; then *lo and *ext are the type's lb and
+ * extent (its true ones when `true_`). MPI_SUCCESS or the class reported. */
+static int bounds(const char *fn, MPI_Datatype datatype, const void *lb, const void *extent,
+                  int true_, ptrdiff_t *lo, ptrdiff_t *ext)
 {
     int rc = check_type(fn, datatype);
     if (rc)
         return rc;
     if (lb == NULL || extent == NULL)
-        return FAIL(fn, MPI_ERR_ARG, "%s is NULL", lb == NULL ? lb_name : extent_name);
+        return FAIL(fn, MPI_ERR_ARG, "%s is NULL",
+                    lb == NULL ? (true_ ? "true_lb" : "lb") : (true_ ? "true_extent" : "extent"));
+    *lo = true_ ? datatype->true_lb : datatype->lb;
+    *ext = true_ ? datatype->true_extent : datatype->extent;
+    return MPI_SUCCESS;
+}
+
+/* The wide forms (_x and _c) of the extent queries. */
+static int bounds_count(const char *fn, MPI_Datatype datatype, MPI_Count *lb,
+                        MPI_Count *extent, int true_)
+{
+    ptrdiff_t lo = 0, ext = 0;
+    int rc = bounds(fn, datatype, lb, extent, true_, &lo, &ext);
+    if (rc)
+        return rc;
+    *lb = (MPI_Count)lo;
+    *extent = (MPI_Count)ext;
     return MPI_SUCCESS;
 }
 
@@ -79,73 +97,96 @@ int loom__mpi_type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *ext
 int loom__api_type_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *lb,
                           MPI_Aint *extent)
 {
-    int rc = check_extent_args(fn, datatype, lb, extent, "lb", "extent");
+    ptrdiff_t lo = 0, ext = 0;
+    int rc = bounds(fn, datatype, lb, extent, 0, &lo, &ext);
     if (rc)
         return rc;
-    *lb = (MPI_Aint)datatype->lb;
-    *extent = (MPI_Aint)datatype->extent;
+    *lb = (MPI_Aint)lo;
+    *extent = (MPI_Aint)ext;
     return MPI_SUCCESS;
 }
 
 int loom__mpi_type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
     LOOM_API_ENTER("MPI_Type_get_true_extent");
-    int rc = check_extent_args("MPI_Type_get_true_extent", datatype, true_lb, true_extent,
-                               "true_lb", "true_extent");
+    ptrdiff_t lo = 0, ext = 0;
+    int rc = bounds("MPI_Type_get_true_extent", datatype, true_lb, true_extent, 1, &lo, &ext);
     if (rc)
         return rc;
-    *true_lb = (MPI_Aint)datatype->true_lb;
-    *true_extent = (MPI_Aint)datatype->true_extent;
+    *true_lb = (MPI_Aint)lo;
+    *true_extent = (MPI_Aint)ext;
     return MPI_SUCCESS;
 }
 
 int loom__mpi_type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     LOOM_API_ENTER("MPI_Type_get_extent_x");
-    int rc = check_extent_args("MPI_Type_get_extent_x", datatype, lb, extent, "lb", "extent");
-    if (rc)
-        return rc;
-    *lb = (MPI_Count)datatype->lb;
-    *extent = (MPI_Count)datatype->extent;
-    return MPI_SUCCESS;
+    return bounds_count("MPI_Type_get_extent_x", datatype, lb, extent, 0);
+}
+
+int loom__mpi_type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    LOOM_API_ENTER("MPI_Type_get_extent_c");
+    return bounds_count("MPI_Type_get_extent_c", datatype, lb, extent, 0);
 }
 
 int loom__mpi_type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
                                      MPI_Count *true_extent)
 {
     LOOM_API_ENTER("MPI_Type_get_true_extent_x");
-    int rc = check_extent_args("MPI_Type_get_true_extent_x", datatype, true_lb, true_extent,
-                               "true_lb", "true_extent");
+    return bounds_count("MPI_Type_get_true_extent_x", datatype, true_lb, true_extent, 1);
+}
+
+int loom__mpi_type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
+                                     MPI_Count *true_extent)
+{
+    LOOM_API_ENTER("MPI_Type_get_true_extent_c");
+    return bounds_count("MPI_Type_get_true_extent_c", datatype, true_lb, true_extent, 1);
+}
+
+/* The size queries: MPI_Type_size answers MPI_UNDEFINED for a size beyond an int (MPI 4.1
+ * 5.1.5), the _x and _c forms the size. MPI_SUCCESS or the class reported. */
+static int size_of(const char *fn, MPI_Datatype datatype, const void *size, size_t *out)
+{
+    int rc = check_type(fn, datatype);
     if (rc)
         return rc;
-    *true_lb = (MPI_Count)datatype->true_lb;
-    *true_extent = (MPI_Count)datatype->true_extent;
+    if (size == NULL)
+        return FAIL(fn, MPI_ERR_ARG, "size is NULL");
+    *out = datatype->size;
     return MPI_SUCCESS;
 }
 
 int loom__mpi_type_size(MPI_Datatype datatype, int *size)
 {
     LOOM_API_ENTER("MPI_Type_size");
-    static const char fn[] = "MPI_Type_size";
-    int rc = check_type(fn, datatype);
+    size_t n = 0;
+    int rc = size_of("MPI_Type_size", datatype, size, &n);
     if (rc)
         return rc;
-    if (size == NULL)
-        return FAIL(fn, MPI_ERR_ARG, "size is NULL");
-    *size = datatype->size > INT_MAX ? MPI_UNDEFINED : (int)datatype->size;
+    *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
     return MPI_SUCCESS;
 }
 
 int loom__mpi_type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     LOOM_API_ENTER("MPI_Type_size_x");
-    static const char fn[] = "MPI_Type_size_x";
-    int rc = check_type(fn, datatype);
+    size_t n = 0;
+    int rc = size_of("MPI_Type_size_x", datatype, size, &n);
     if (rc)
         return rc;
-    if (size == NULL)
-        return FAIL(fn, MPI_ERR_ARG, "size is NULL");
-    *size = (MPI_Count)datatype->size;
+    *size = (MPI_Count)n;
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    LOOM_API_ENTER("MPI_Type_size_c");
+    size_t n = 0;
+    int rc = size_of("MPI_Type_size_c", datatype, size, &n);
+    if (rc)
+        return rc;
+    *size = (MPI_Count)n;
     return MPI_SUCCESS;
 }
 

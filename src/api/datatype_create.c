@@ -1,11 +1,15 @@
-/* api/datatype_create.c — the MPI datatype constructors: argument checks, then the dt layer
- * (dt/build.c, dt/subarray.c) builds the type.
+/* api/datatype_create.c — the MPI datatype constructors and their big-count forms
+ * (MPI_Type_xxx_c): argument checks, then the dt layer (dt/build.c, dt/subarray.c) builds the
+ * type. Each int call and its _c twin run one implementation on the wide types: array
+ * arguments are read through `struct warr` whatever their width, and converted once to the
+ * dt layer's size_t / ptrdiff_t.
  *
  * Error classes follow MPICH: a negative count is MPI_ERR_COUNT, a negative block length, a
  * NULL array or output, a bad order or bad subarray sizes MPI_ERR_ARG, ndims < 1
  * MPI_ERR_DIMS, a bad or freed type MPI_ERR_TYPE. Datatype calls have no communicator, so
  * errors go to MPI_COMM_WORLD's handler (MPI 3.1). Old types need not be committed. */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "api/api.h"
 #include "api/shared_impl.h"
@@ -32,23 +36,52 @@ static int build_error(const char *fn, int rc)
     return loom__api_error_code(MPI_COMM_WORLD, fn, rc);
 }
 
-/* Checks of count, the block lengths (the array blens, or blen for all when blens is NULL),
- * the displacements array (disps, non-NULL when count > 0), oldtype (when has_old; a struct
+/* An array argument of a constructor in whichever width the caller has it: the int call's
+ * int or MPI_Aint array, or the big-count call's MPI_Count array (one of the three, or none
+ * when the argument is absent). The checks and the conversion to the dt layer's size_t /
+ * ptrdiff_t read it through at(), so both forms of a call run one implementation. */
+struct warr {
+    const int *i;
+    const MPI_Aint *a;
+    const MPI_Count *c;
+};
+#define WARR_INT(p) ((struct warr){.i = (p)})
+#define WARR_AINT(p) ((struct warr){.a = (p)})
+#define WARR_COUNT(p) ((struct warr){.c = (p)})
+
+static int present(struct warr w)
+{
+    return w.i || w.a || w.c;
+}
+
+static MPI_Count at(struct warr w, MPI_Count k)
+{
+    return w.c ? w.c[k] : w.a ? (MPI_Count)w.a[k] : (MPI_Count)w.i[k];
+}
+
+/* 1 when v would not fit the int of the int form of a call */
+static int beyond_int(MPI_Count v)
+{
+    return v > INT_MAX || v < INT_MIN;
+}
+
+/* Checks of count, the block lengths (the array blens, or blen for all when blens is absent),
+ * the displacements array (disps, present when count > 0), oldtype (when has_old; a struct
  * checks its types itself) and newtype, in the order of the arguments. */
-static int check_common(const char *fn, int count, const int *blens, int blen,
-                        const void *disps, int has_old, MPI_Datatype old,
-                        MPI_Datatype *newtype)
+static int check_common(const char *fn, MPI_Count count, struct warr blens, MPI_Count blen,
+                        int has_disps, int has_old, MPI_Datatype old, MPI_Datatype *newtype)
 {
     if (count < 0)
-        return FAIL(fn, MPI_ERR_COUNT, "count %d is negative", count);
-    if (count > 0 && disps == NULL)
+        return FAIL(fn, MPI_ERR_COUNT, "count %lld is negative", count);
+    if (count > 0 && !has_disps)
         return FAIL(fn, MPI_ERR_ARG, "array of displacements is NULL");
-    if (blens) {
-        for (int i = 0; i < count; i++)
-            if (blens[i] < 0)
-                return FAIL(fn, MPI_ERR_ARG, "blocklengths[%d] = %d is negative", i, blens[i]);
+    if (present(blens)) {
+        for (MPI_Count i = 0; i < count; i++)
+            if (at(blens, i) < 0)
+                return FAIL(fn, MPI_ERR_ARG, "blocklengths[%lld] = %lld is negative", i,
+                            at(blens, i));
     } else if (blen < 0) {
-        return FAIL(fn, MPI_ERR_ARG, "blocklength %d is negative", blen);
+        return FAIL(fn, MPI_ERR_ARG, "blocklength %lld is negative", blen);
     }
     if (has_old) {
         int rc = check_old(fn, old, "oldtype");
@@ -62,18 +95,10 @@ static int check_common(const char *fn, int count, const int *blens, int blen,
 
 /* A record for the constructor's arguments (dt/contents.c), to be filled by the caller; on
  * NULL, MPI_ERR_NO_MEM has been reported into *rc. */
-static struct loom_dt_contents *record(const char *fn, int combiner, long long ni, int na,
-                                       int nd, int *rc)
+static struct loom_dt_contents *record(const char *fn, int combiner, MPI_Count ni, MPI_Count na,
+                                       MPI_Count nl, MPI_Count nd, int *rc)
 {
-    /* the envelope gives the counts as ints (get_envelope_c is not provided) */
-    if (ni > INT_MAX) {
-        *rc = FAIL(fn, MPI_ERR_ARG,
-                   "the constructor's %lld integer arguments exceed what "
-                   "MPI_Type_get_envelope can count",
-                   ni);
-        return NULL;
-    }
-    struct loom_dt_contents *c = loom__dt_contents_new(combiner, (int)ni, na, nd);
+    struct loom_dt_contents *c = loom__dt_contents_new(combiner, ni, na, nl, nd);
     if (!c)
         *rc = loom__api_error_code(MPI_COMM_WORLD, fn, LOOM_ERR_NOMEM);
     return c;
@@ -93,63 +118,106 @@ static int finish(const char *fn, int rc, struct loom_datatype *const *t,
     return MPI_SUCCESS;
 }
 
-int loom__mpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+/* d * extent in bytes into *bytes, 0; or 1 when it leaves ptrdiff_t. */
+static int scaled(MPI_Count d, ptrdiff_t extent, ptrdiff_t *bytes)
+{
+    return __builtin_mul_overflow((ptrdiff_t)d, extent, bytes);
+}
+
+/* The error reported when a count, length or stride does not fit the address space. */
+static int too_large(const char *fn)
+{
+    return FAIL(fn, MPI_ERR_ARG, "the new datatype would be larger than the address space");
+}
+
+/* MPI_Type_contiguous and MPI_Type_contiguous_c share this implementation (their arguments
+ * only widen: the generated entry points of both call it). It cannot tell which entry point
+ * was called, so the record keeps the count as an integer when it fits an int and as a
+ * large count otherwise (docs/datatypes.md "Big counts"); the same for vector, hvector and
+ * resized below. */
+int loom__mpi_type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_contiguous");
     static const char fn[] = "MPI_Type_contiguous";
-    int rc = check_common(fn, count, NULL, 0, "", 1, oldtype, newtype);
+    int rc = check_common(fn, count, (struct warr){0}, 0, 1, 1, oldtype, newtype);
     if (rc)
         return rc;
-    struct loom_dt_contents *c = record(fn, MPI_COMBINER_CONTIGUOUS, 1, 0, 1, &rc);
+    int large = beyond_int(count);
+    struct loom_dt_contents *c =
+        record(fn, MPI_COMBINER_CONTIGUOUS, large ? 0 : 1, 0, large ? 1 : 0, 1, &rc);
     if (!c)
         return rc;
-    c->ints[0] = count;
+    if (large)
+        c->large[0] = count;
+    else
+        c->ints[0] = (int)count;
     c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
     return finish(fn, loom__dt_contiguous((size_t)count, oldtype, &t), &t, c, newtype);
 }
 
-int loom__mpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                          MPI_Datatype *newtype)
+int loom__mpi_type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                            MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_vector");
     static const char fn[] = "MPI_Type_vector";
-    int rc = check_common(fn, count, NULL, blocklength, "", 1, oldtype, newtype);
+    int rc = check_common(fn, count, (struct warr){0}, blocklength, 1, 1, oldtype, newtype);
     if (rc)
         return rc;
-    struct loom_dt_contents *c = record(fn, MPI_COMBINER_VECTOR, 3, 0, 1, &rc);
+    ptrdiff_t bytes;
+    if (scaled(stride, oldtype->extent, &bytes))
+        return too_large(fn);
+    int large = beyond_int(count) || beyond_int(blocklength) || beyond_int(stride);
+    struct loom_dt_contents *c =
+        record(fn, MPI_COMBINER_VECTOR, large ? 0 : 3, 0, large ? 3 : 0, 1, &rc);
     if (!c)
         return rc;
-    c->ints[0] = count;
-    c->ints[1] = blocklength;
-    c->ints[2] = stride;
+    const MPI_Count v[3] = {count, blocklength, stride};
+    for (int k = 0; k < 3; k++) {
+        if (large)
+            c->large[k] = v[k];
+        else
+            c->ints[k] = (int)v[k];
+    }
     c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
-    rc = loom__dt_hvector((size_t)count, (size_t)blocklength, (ptrdiff_t)stride * oldtype->extent,
-                          oldtype, MPI_COMBINER_VECTOR, &t);
+    rc = loom__dt_hvector((size_t)count, (size_t)blocklength, bytes, oldtype,
+                          MPI_COMBINER_VECTOR, &t);
     return finish(fn, rc, &t, c, newtype);
 }
 
-int loom__mpi_type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                                  MPI_Datatype *newtype)
+int loom__mpi_type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hvector");
     return loom__api_type_hvector("MPI_Type_create_hvector", count, blocklength, stride,
                                   oldtype, newtype);
 }
 
-int loom__api_type_hvector(const char *fn, int count, int blocklength, MPI_Aint stride,
-                           MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__api_type_hvector(const char *fn, MPI_Count count, MPI_Count blocklength,
+                           MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int rc = check_common(fn, count, NULL, blocklength, "", 1, oldtype, newtype);
+    int rc = check_common(fn, count, (struct warr){0}, blocklength, 1, 1, oldtype, newtype);
     if (rc)
         return rc;
-    struct loom_dt_contents *c = record(fn, MPI_COMBINER_HVECTOR, 2, 1, 1, &rc);
+    if (stride > PTRDIFF_MAX || stride < PTRDIFF_MIN)
+        return too_large(fn);
+    /* the int form records count and blocklength as integers and the stride as an address;
+     * the big-count form all three as large counts */
+    int large = beyond_int(count) || beyond_int(blocklength);
+    struct loom_dt_contents *c =
+        record(fn, MPI_COMBINER_HVECTOR, large ? 0 : 2, large ? 0 : 1, large ? 3 : 0, 1, &rc);
     if (!c)
         return rc;
-    c->ints[0] = count;
-    c->ints[1] = blocklength;
-    c->addrs[0] = stride;
+    if (large) {
+        c->large[0] = count;
+        c->large[1] = blocklength;
+        c->large[2] = stride;
+    } else {
+        c->ints[0] = (int)count;
+        c->ints[1] = (int)blocklength;
+        c->addrs[0] = (MPI_Aint)stride;
+    }
     c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
     rc = loom__dt_hvector((size_t)count, (size_t)blocklength, (ptrdiff_t)stride, oldtype,
@@ -157,72 +225,91 @@ int loom__api_type_hvector(const char *fn, int count, int blocklength, MPI_Aint 
     return finish(fn, rc, &t, c, newtype);
 }
 
-/* The record of an indexed-family constructor (arguments as in indexed() below): the
- * integers are count, then the block lengths (one for the _block kinds), then the
- * displacements in extents (indexed kinds); the addresses the displacements in bytes (h
- * kinds); the types oldtype, or the struct's types. NULL: reported into *rc. */
-static struct loom_dt_contents *indexed_record(const char *fn, int count, const int *blens,
-                                               int blen, const int *idisp,
-                                               const MPI_Aint *adisp, const MPI_Datatype *types,
-                                               MPI_Datatype old, int combiner, int *rc)
+/* The record of an indexed-family constructor (arguments as in indexed() below). The int
+ * forms keep as integers count, then the block lengths (one for the _block kinds), then the
+ * displacements in extents (indexed kinds), and as addresses the displacements in bytes (h
+ * kinds); the big-count forms (large) keep all of them, in the same order, as large counts
+ * (MPI 4.1 5.1.13). The types: oldtype, or the struct's types. NULL: reported into *rc. */
+static struct loom_dt_contents *indexed_record(const char *fn, MPI_Count count,
+                                               struct warr blens, MPI_Count blen,
+                                               struct warr disps, int in_extents,
+                                               const MPI_Datatype *types, MPI_Datatype old,
+                                               int combiner, int large, int *rc)
 {
-    int nbl = blens ? count : 1;
-    long long ni = 1LL + nbl + (idisp ? count : 0);
-    int na = adisp ? count : 0, nd = types ? count : 1;
-    struct loom_dt_contents *c = record(fn, combiner, ni, na, nd, rc);
+    MPI_Count nbl = present(blens) ? count : 1;
+    MPI_Count nint = 1 + nbl + (in_extents ? count : 0); /* integer-valued, int form */
+    MPI_Count na = in_extents ? 0 : count, nd = types ? count : 1;
+    struct loom_dt_contents *c = large ? record(fn, combiner, 0, 0, 1 + nbl + count, nd, rc)
+                                       : record(fn, combiner, nint, na, 0, nd, rc);
     if (!c)
         return NULL;
-    c->ints[0] = count;
-    for (int i = 0; i < nbl; i++)
-        c->ints[1 + i] = blens ? blens[i] : blen;
-    for (int i = 0; idisp && i < count; i++)
-        c->ints[1 + nbl + i] = idisp[i];
-    for (int i = 0; i < na; i++)
-        c->addrs[i] = adisp[i];
-    for (int i = 0; i < nd; i++)
+    /* the arguments in order: count, block lengths, displacements */
+    for (MPI_Count k = 0; k < 1 + nbl + count; k++) {
+        MPI_Count v = k == 0       ? count
+                      : k <= nbl   ? (present(blens) ? at(blens, k - 1) : blen)
+                                   : at(disps, k - 1 - nbl);
+        if (large)
+            c->large[k] = v;
+        else if (k < nint)
+            c->ints[k] = (int)v;
+        else
+            c->addrs[k - nint] = (MPI_Aint)v;
+    }
+    for (MPI_Count i = 0; i < nd; i++)
         c->types[i] = types ? types[i] : old;
     return c;
 }
 
-/* The indexed family: block lengths from blens[] (NULL: blen for all), displacements from
- * idisp[] (in extents of old) or adisp[] (in bytes); for a struct, types[] (old unused). */
-static int indexed(const char *fn, int count, const int *blens, int blen, const int *idisp,
-                   const MPI_Aint *adisp, const MPI_Datatype *types, MPI_Datatype old,
-                   int combiner, MPI_Datatype *newtype)
+/* The indexed family, each int form and its big-count form: block lengths from blens[]
+ * (absent: blen for all), displacements from disps[] (in extents of old when in_extents,
+ * else in bytes); for a struct, types[] (old unused). large: the big-count form (how the
+ * record keeps the arguments). */
+static int indexed(const char *fn, MPI_Count count, struct warr blens, MPI_Count blen,
+                   struct warr disps, int in_extents, const MPI_Datatype *types,
+                   MPI_Datatype old, int combiner, int large, MPI_Datatype *newtype)
 {
-    const void *disps = idisp ? (const void *)idisp : (const void *)adisp;
-    if (count > 0 && blens == NULL && combiner != MPI_COMBINER_INDEXED_BLOCK &&
+    if (count > 0 && !present(blens) && combiner != MPI_COMBINER_INDEXED_BLOCK &&
         combiner != MPI_COMBINER_HINDEXED_BLOCK)
         return FAIL(fn, MPI_ERR_ARG, "array of blocklengths is NULL");
-    int rc = check_common(fn, count, blens, blen, disps, combiner != MPI_COMBINER_STRUCT, old,
-                          newtype);
+    int rc = check_common(fn, count, blens, blen, present(disps),
+                          combiner != MPI_COMBINER_STRUCT, old, newtype);
     if (rc)
         return rc;
     if (combiner == MPI_COMBINER_STRUCT) {
         if (count > 0 && types == NULL)
             return FAIL(fn, MPI_ERR_ARG, "array of types is NULL");
-        for (int i = 0; i < count; i++) {
+        for (MPI_Count i = 0; i < count; i++) {
             const char *why = loom__dt_bad_handle(types[i]);
             if (why)
-                return FAIL(fn, MPI_ERR_TYPE, "types[%d] %s", i, why);
+                return FAIL(fn, MPI_ERR_TYPE, "types[%lld] %s", i, why);
         }
     }
-    struct loom_dt_contents *c = indexed_record(fn, count, blens, blen, idisp, adisp, types, old,
-                                                combiner, &rc);
-    if (!c)
-        return rc;
     size_t n = count > 0 ? (size_t)count : 1;
-    size_t *bl = malloc(n * sizeof(*bl));
-    ptrdiff_t *d = malloc(n * sizeof(*d));
+    size_t *bl = malloc(n * sizeof(*bl));     /* freed below */
+    ptrdiff_t *d = malloc(n * sizeof(*d));    /* freed below */
     if (!bl || !d) {
         free(bl);
         free(d);
-        loom__dt_contents_discard(c);
         return loom__api_error_code(MPI_COMM_WORLD, fn, LOOM_ERR_NOMEM);
     }
-    for (int i = 0; i < count; i++) {
-        bl[i] = (size_t)(blens ? blens[i] : blen);
-        d[i] = idisp ? (ptrdiff_t)idisp[i] * old->extent : (ptrdiff_t)adisp[i];
+    for (MPI_Count i = 0; i < count; i++) {
+        MPI_Count b = present(blens) ? at(blens, i) : blen, di = at(disps, i);
+        bl[i] = (size_t)b;
+        if (in_extents ? scaled(di, old->extent, &d[i])
+                       : (di > PTRDIFF_MAX || di < PTRDIFF_MIN)) {
+            free(bl);
+            free(d);
+            return too_large(fn);
+        }
+        if (!in_extents)
+            d[i] = (ptrdiff_t)di;
+    }
+    struct loom_dt_contents *c = indexed_record(fn, count, blens, blen, disps, in_extents,
+                                                types, old, combiner, large, &rc);
+    if (!c) {
+        free(bl);
+        free(d);
+        return rc;
     }
     /* a struct without members still is a struct: give the builder a non-NULL array */
     static struct loom_datatype *const no_types[1];
@@ -240,8 +327,18 @@ int loom__mpi_type_indexed(int count, const int blocklengths[], const int displa
                            MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_indexed");
-    return indexed("MPI_Type_indexed", count, blocklengths, 0, displacements, NULL, NULL,
-                   oldtype, MPI_COMBINER_INDEXED, newtype);
+    return indexed("MPI_Type_indexed", count, WARR_INT(blocklengths), 0,
+                   WARR_INT(displacements), 1, NULL, oldtype, MPI_COMBINER_INDEXED, 0, newtype);
+}
+
+int loom__mpi_type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                             const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype)
+{
+    LOOM_API_ENTER("MPI_Type_indexed_c");
+    return indexed("MPI_Type_indexed_c", count, WARR_COUNT(array_of_blocklengths), 0,
+                   WARR_COUNT(array_of_displacements), 1, NULL, oldtype, MPI_COMBINER_INDEXED,
+                   1, newtype);
 }
 
 int loom__mpi_type_create_hindexed(int count, const int blocklengths[],
@@ -257,26 +354,56 @@ int loom__api_type_hindexed(const char *fn, int count, const int blocklengths[],
                             const MPI_Aint displacements[], MPI_Datatype oldtype,
                             MPI_Datatype *newtype)
 {
-    return indexed(fn, count, blocklengths, 0, NULL, displacements, NULL, oldtype,
-                   MPI_COMBINER_HINDEXED, newtype);
+    return indexed(fn, count, WARR_INT(blocklengths), 0, WARR_AINT(displacements), 0, NULL,
+                   oldtype, MPI_COMBINER_HINDEXED, 0, newtype);
+}
+
+int loom__mpi_type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                     const MPI_Count array_of_displacements[],
+                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    LOOM_API_ENTER("MPI_Type_create_hindexed_c");
+    return indexed("MPI_Type_create_hindexed_c", count, WARR_COUNT(array_of_blocklengths), 0,
+                   WARR_COUNT(array_of_displacements), 0, NULL, oldtype,
+                   MPI_COMBINER_HINDEXED, 1, newtype);
 }
 
 int loom__mpi_type_create_indexed_block(int count, int blocklength, const int displacements[],
                                         MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_indexed_block");
-    static const char fn[] = "MPI_Type_create_indexed_block";
-    return indexed(fn, count, NULL, blocklength, displacements, NULL, NULL, oldtype,
-                   MPI_COMBINER_INDEXED_BLOCK, newtype);
+    return indexed("MPI_Type_create_indexed_block", count, (struct warr){0}, blocklength,
+                   WARR_INT(displacements), 1, NULL, oldtype, MPI_COMBINER_INDEXED_BLOCK, 0,
+                   newtype);
+}
+
+int loom__mpi_type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                          const MPI_Count array_of_displacements[],
+                                          MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    LOOM_API_ENTER("MPI_Type_create_indexed_block_c");
+    return indexed("MPI_Type_create_indexed_block_c", count, (struct warr){0}, blocklength,
+                   WARR_COUNT(array_of_displacements), 1, NULL, oldtype,
+                   MPI_COMBINER_INDEXED_BLOCK, 1, newtype);
 }
 
 int loom__mpi_type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[],
                                          MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hindexed_block");
-    static const char fn[] = "MPI_Type_create_hindexed_block";
-    return indexed(fn, count, NULL, blocklength, NULL, displacements, NULL, oldtype,
-                   MPI_COMBINER_HINDEXED_BLOCK, newtype);
+    return indexed("MPI_Type_create_hindexed_block", count, (struct warr){0}, blocklength,
+                   WARR_AINT(displacements), 0, NULL, oldtype, MPI_COMBINER_HINDEXED_BLOCK, 0,
+                   newtype);
+}
+
+int loom__mpi_type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                           const MPI_Count array_of_displacements[],
+                                           MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    LOOM_API_ENTER("MPI_Type_create_hindexed_block_c");
+    return indexed("MPI_Type_create_hindexed_block_c", count, (struct warr){0}, blocklength,
+                   WARR_COUNT(array_of_displacements), 0, NULL, oldtype,
+                   MPI_COMBINER_HINDEXED_BLOCK, 1, newtype);
 }
 
 int loom__mpi_type_create_struct(int count, const int blocklengths[],
@@ -292,12 +419,24 @@ int loom__api_type_struct(const char *fn, int count, const int blocklengths[],
                           const MPI_Aint displacements[], const MPI_Datatype types[],
                           MPI_Datatype *newtype)
 {
-    return indexed(fn, count, blocklengths, 0, NULL, displacements, types, NULL,
-                   MPI_COMBINER_STRUCT, newtype);
+    return indexed(fn, count, WARR_INT(blocklengths), 0, WARR_AINT(displacements), 0, types,
+                   NULL, MPI_COMBINER_STRUCT, 0, newtype);
 }
 
-int loom__mpi_type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                                  MPI_Datatype *newtype)
+int loom__mpi_type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                   const MPI_Count array_of_displacements[],
+                                   const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    LOOM_API_ENTER("MPI_Type_create_struct_c");
+    return indexed("MPI_Type_create_struct_c", count, WARR_COUNT(array_of_blocklengths), 0,
+                   WARR_COUNT(array_of_displacements), 0, array_of_types, NULL,
+                   MPI_COMBINER_STRUCT, 1, newtype);
+}
+
+/* Shared by MPI_Type_create_resized and its _c form (see contiguous above): lb and extent
+ * are kept as addresses when they fit an MPI_Aint, which on loom's targets they always do. */
+int loom__mpi_type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                                    MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_resized");
     static const char fn[] = "MPI_Type_create_resized";
@@ -306,38 +445,42 @@ int loom__mpi_type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint ex
         return rc;
     if (newtype == NULL)
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
-    struct loom_dt_contents *c = record(fn, MPI_COMBINER_RESIZED, 0, 2, 1, &rc);
+    if (lb > PTRDIFF_MAX || lb < PTRDIFF_MIN || extent > PTRDIFF_MAX || extent < PTRDIFF_MIN)
+        return too_large(fn);
+    struct loom_dt_contents *c = record(fn, MPI_COMBINER_RESIZED, 0, 2, 0, 1, &rc);
     if (!c)
         return rc;
-    c->addrs[0] = lb;
-    c->addrs[1] = extent;
+    c->addrs[0] = (MPI_Aint)lb;
+    c->addrs[1] = (MPI_Aint)extent;
     c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
     return finish(fn, loom__dt_resized(oldtype, (ptrdiff_t)lb, (ptrdiff_t)extent, &t), &t, c,
                   newtype);
 }
 
-int loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subsizes[],
-                                   const int starts[], int order, MPI_Datatype oldtype,
-                                   MPI_Datatype *newtype)
+/* MPI_Type_create_subarray and its _c form (large: the sizes are kept as large counts). */
+static int subarray(const char *fn, int ndims, struct warr sizes, struct warr subsizes,
+                    struct warr starts, int order, MPI_Datatype oldtype, int large,
+                    MPI_Datatype *newtype)
 {
-    LOOM_API_ENTER("MPI_Type_create_subarray");
-    static const char fn[] = "MPI_Type_create_subarray";
     if (ndims < 1)
         return FAIL(fn, MPI_ERR_DIMS, "ndims %d is less than 1", ndims);
-    if (sizes == NULL || subsizes == NULL || starts == NULL)
+    if (!present(sizes) || !present(subsizes) || !present(starts))
         return FAIL(fn, MPI_ERR_ARG, "array of %s is NULL",
-                    sizes == NULL ? "sizes" : subsizes == NULL ? "subsizes" : "starts");
+                    !present(sizes) ? "sizes" : !present(subsizes) ? "subsizes" : "starts");
     for (int i = 0; i < ndims; i++) {
-        if (sizes[i] < 1)
-            return FAIL(fn, MPI_ERR_ARG, "sizes[%d] = %d is less than 1", i, sizes[i]);
-        if (subsizes[i] < 0 || subsizes[i] > sizes[i])
-            return FAIL(fn, MPI_ERR_ARG, "subsizes[%d] = %d is not in 0..sizes[%d] = %d", i,
-                        subsizes[i], i, sizes[i]);
-        if (starts[i] < 0 || starts[i] > sizes[i] - subsizes[i])
+        MPI_Count sz = at(sizes, i), sub = at(subsizes, i), st = at(starts, i);
+        if (sz < 1)
+            return FAIL(fn, MPI_ERR_ARG, "sizes[%d] = %lld is less than 1", i, sz);
+        if (sub < 0 || sub > sz)
+            return FAIL(fn, MPI_ERR_ARG, "subsizes[%d] = %lld is not in 0..sizes[%d] = %lld", i,
+                        sub, i, sz);
+        if (st < 0 || st > sz - sub)
             return FAIL(fn, MPI_ERR_ARG,
-                        "starts[%d] = %d is not in 0..sizes[%d] - subsizes[%d] = %d", i,
-                        starts[i], i, i, sizes[i] - subsizes[i]);
+                        "starts[%d] = %lld is not in 0..sizes[%d] - subsizes[%d] = %lld", i, st,
+                        i, i, sz - sub);
+        if (sz > PTRDIFF_MAX)
+            return too_large(fn);
     }
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
         return FAIL(fn, MPI_ERR_ARG, "order %d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
@@ -347,20 +490,56 @@ int loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subsi
         return rc;
     if (newtype == NULL)
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
-    struct loom_dt_contents *c = record(fn, MPI_COMBINER_SUBARRAY, 3LL * ndims + 2, 0, 1, &rc);
-    if (!c)
+    /* the dt layer's arrays: sizes, subsizes, starts; freed below */
+    ptrdiff_t *dims = malloc(3 * (size_t)ndims * sizeof(*dims));
+    if (!dims)
+        return loom__api_error_code(MPI_COMM_WORLD, fn, LOOM_ERR_NOMEM);
+    /* int form: ndims, sizes, subsizes, starts, order as integers; big-count form: ndims and
+     * order as integers, the three arrays as large counts (MPI 4.1 5.1.13) */
+    MPI_Count n3 = 3LL * ndims;
+    struct loom_dt_contents *c = large ? record(fn, MPI_COMBINER_SUBARRAY, 2, 0, n3, 1, &rc)
+                                       : record(fn, MPI_COMBINER_SUBARRAY, n3 + 2, 0, 0, 1, &rc);
+    if (!c) {
+        free(dims);
         return rc;
-    c->ints[0] = ndims;
-    for (int i = 0; i < ndims; i++) {
-        c->ints[1 + i] = sizes[i];
-        c->ints[1 + ndims + i] = subsizes[i];
-        c->ints[1 + 2 * ndims + i] = starts[i];
     }
-    c->ints[1 + 3 * ndims] = order;
+    c->ints[0] = ndims;
+    const struct warr arr[3] = {sizes, subsizes, starts};
+    for (int a = 0; a < 3; a++)
+        for (int i = 0; i < ndims; i++) {
+            MPI_Count v = at(arr[a], i);
+            dims[a * ndims + i] = (ptrdiff_t)v;
+            if (large)
+                c->large[a * ndims + i] = v;
+            else
+                c->ints[1 + a * ndims + i] = (int)v;
+        }
+    c->ints[large ? 1 : 1 + n3] = order;
     c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
-    return finish(fn, loom__dt_subarray(ndims, sizes, subsizes, starts, order, oldtype, &t), &t,
-                  c, newtype);
+    rc = loom__dt_subarray(ndims, dims, dims + ndims, dims + 2 * ndims, order, oldtype, &t);
+    free(dims);
+    return finish(fn, rc, &t, c, newtype);
+}
+
+int loom__mpi_type_create_subarray(int ndims, const int sizes[], const int subsizes[],
+                                   const int starts[], int order, MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype)
+{
+    LOOM_API_ENTER("MPI_Type_create_subarray");
+    return subarray("MPI_Type_create_subarray", ndims, WARR_INT(sizes), WARR_INT(subsizes),
+                    WARR_INT(starts), order, oldtype, 0, newtype);
+}
+
+int loom__mpi_type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+                                     const MPI_Count array_of_subsizes[],
+                                     const MPI_Count array_of_starts[], int order,
+                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    LOOM_API_ENTER("MPI_Type_create_subarray_c");
+    return subarray("MPI_Type_create_subarray_c", ndims, WARR_COUNT(array_of_sizes),
+                    WARR_COUNT(array_of_subsizes), WARR_COUNT(array_of_starts), order, oldtype,
+                    1, newtype);
 }
 
 int loom__mpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -372,7 +551,7 @@ int loom__mpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         return rc;
     if (newtype == NULL)
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
-    struct loom_dt_contents *c = record(fn, MPI_COMBINER_DUP, 0, 0, 1, &rc);
+    struct loom_dt_contents *c = record(fn, MPI_COMBINER_DUP, 0, 0, 0, 1, &rc);
     if (!c)
         return rc;
     c->types[0] = oldtype;

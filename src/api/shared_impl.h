@@ -25,8 +25,8 @@ int loom__api_type_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *lb,
                           MPI_Aint *extent);
 int loom__api_get_address(const char *fn, const void *location, MPI_Aint *address);
 /* api/datatype_create.c */
-int loom__api_type_hvector(const char *fn, int count, int blocklength, MPI_Aint stride,
-                           MPI_Datatype oldtype, MPI_Datatype *newtype);
+int loom__api_type_hvector(const char *fn, MPI_Count count, MPI_Count blocklength,
+                           MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int loom__api_type_hindexed(const char *fn, int count, const int blocklengths[],
                             const MPI_Aint displacements[], MPI_Datatype oldtype,
                             MPI_Datatype *newtype);

@@ -9,12 +9,19 @@
 #include "core/atomic.h"
 #include "dt/dt.h"
 
-struct loom_dt_contents *loom__dt_contents_new(int combiner, int ni, int na, int nd)
+struct loom_dt_contents *loom__dt_contents_new(int combiner, MPI_Count ni, MPI_Count na,
+                                               MPI_Count nl, MPI_Count nd)
 {
-    /* one allocation: the header, then the addresses, the types and the ints (in order of
-     * alignment); freed by loom__dt_contents_release / _discard */
-    size_t bytes = sizeof(struct loom_dt_contents) + (size_t)na * sizeof(MPI_Aint) +
-                   (size_t)nd * sizeof(struct loom_datatype *) + (size_t)ni * sizeof(int);
+    /* one allocation: the header, then the addresses, the large counts, the types and the
+     * ints (in order of alignment); freed by loom__dt_contents_release / _discard */
+    size_t bytes = sizeof(struct loom_dt_contents), part;
+    const MPI_Count n[4] = {na, nl, nd, ni};
+    const size_t each[4] = {sizeof(MPI_Aint), sizeof(MPI_Count), sizeof(struct loom_datatype *),
+                            sizeof(int)};
+    for (int k = 0; k < 4; k++)
+        if (n[k] < 0 || __builtin_mul_overflow((size_t)n[k], each[k], &part) ||
+            __builtin_add_overflow(bytes, part, &bytes))
+            return NULL;
     struct loom_dt_contents *c = malloc(bytes);
     if (!c)
         return NULL;
@@ -22,16 +29,18 @@ struct loom_dt_contents *loom__dt_contents_new(int combiner, int ni, int na, int
     c->combiner = combiner;
     c->ni = ni;
     c->na = na;
+    c->nl = nl;
     c->nd = nd;
     c->addrs = (MPI_Aint *)(c + 1);
-    c->types = (struct loom_datatype **)(c->addrs + na);
+    c->large = (MPI_Count *)(c->addrs + na);
+    c->types = (struct loom_datatype **)(c->large + nl);
     c->ints = (int *)(c->types + nd);
     return c;
 }
 
 void loom__dt_contents_attach(struct loom_datatype *t, struct loom_dt_contents *c)
 {
-    for (int i = 0; i < c->nd; i++)
+    for (MPI_Count i = 0; i < c->nd; i++)
         loom__dt_retain(c->types[i]);
     t->contents = c;
 }
@@ -48,7 +57,7 @@ void loom__dt_contents_release(struct loom_dt_contents *c)
     /* acq_rel: the last releaser sees the record as every holder left it (read-only) */
     if (loom__fetch_sub_acq_rel(&c->refs, 1) != 1)
         return;
-    for (int i = 0; i < c->nd; i++)
+    for (MPI_Count i = 0; i < c->nd; i++)
         loom__dt_release(c->types[i]);
     free(c);
 }

@@ -53,7 +53,7 @@ static int cyclic(ptrdiff_t b, ptrdiff_t n, ptrdiff_t c, ptrdiff_t p, struct loo
     return rc;
 }
 
-int loom__dt_darray(int rank, int ndims, const int *gsizes, const int *distribs,
+int loom__dt_darray(int rank, int ndims, const ptrdiff_t *gsizes, const int *distribs,
                     const int *dargs, const int *psizes, int order, struct loom_datatype *old,
                     struct loom_datatype **out)
 {

@@ -41,16 +41,20 @@ enum loom_dt_kind { LOOM_DT_BASIC = 0, LOOM_DT_VECTOR, LOOM_DT_BLOCKS };
 
 struct loom_attr_list;
 
-/* How a type was built, for MPI_Type_get_envelope / get_contents: the constructor and its
- * arguments as the user gave them (the layout above is normalized and cannot give them
- * back). One allocation; shared by the type and the copies of it that get_contents hands
- * out (refs), holding one reference on each type in types[]. Read-only once attached. */
+/* How a type was built, for MPI_Type_get_envelope / get_contents (and their _c forms): the
+ * constructor and its arguments as the user gave them (the layout above is normalized and
+ * cannot give them back). A type made by a big-count constructor (MPI_Type_xxx_c) keeps its
+ * count-valued arguments in large[] (MPI 4.1 5.1.13), so nl > 0 exactly for those types;
+ * the int decoding calls refuse them. One allocation; shared by the type and the copies of
+ * it that get_contents hands out (refs), holding one reference on each type in types[].
+ * Read-only once attached. */
 struct loom_dt_contents {
     _Atomic int refs;            /* types pointing at it; freed at 0 (never for static ones) */
     int combiner;                /* MPI_COMBINER_* */
-    int ni, na, nd;              /* lengths of the three arrays */
+    MPI_Count ni, na, nl, nd;    /* lengths of the four arrays */
     int *ints;                   /* [ni] */
     MPI_Aint *addrs;             /* [na] */
+    MPI_Count *large;            /* [nl] the large counts of a big-count constructor */
     struct loom_datatype **types; /* [nd] */
 };
 
@@ -200,17 +204,18 @@ int loom__dt_resized(struct loom_datatype *old, ptrdiff_t lb, ptrdiff_t extent,
                      struct loom_datatype **out);
 /* A copy of old (committed if old is). */
 int loom__dt_dup(struct loom_datatype *old, struct loom_datatype **out);
-/* The subarray of MPI_Type_create_subarray; order is MPI_ORDER_C or MPI_ORDER_FORTRAN and the
- * arrays are assumed valid (sizes >= 1, 0 <= subsizes, starts + subsizes <= sizes). */
-int loom__dt_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts,
-                      int order, struct loom_datatype *old, struct loom_datatype **out);
+/* The subarray of MPI_Type_create_subarray(_c); order is MPI_ORDER_C or MPI_ORDER_FORTRAN
+ * and the arrays are assumed valid (sizes >= 1, 0 <= subsizes, starts + subsizes <= sizes). */
+int loom__dt_subarray(int ndims, const ptrdiff_t *sizes, const ptrdiff_t *subsizes,
+                      const ptrdiff_t *starts, int order, struct loom_datatype *old,
+                      struct loom_datatype **out);
 /* MPI_Type_free of a derived type: marks the handle freed and drops the user's reference. */
 void loom__dt_free(struct loom_datatype *t);
 
 /* The darray of MPI_Type_create_darray for process `rank` of a grid of psizes[] (row major),
  * arguments assumed valid (MPI_DISTRIBUTE_DFLT_DARG resolved by the caller is not needed:
  * this function resolves it). */
-int loom__dt_darray(int rank, int ndims, const int *gsizes, const int *distribs,
+int loom__dt_darray(int rank, int ndims, const ptrdiff_t *gsizes, const int *distribs,
                     const int *dargs, const int *psizes, int order, struct loom_datatype *old,
                     struct loom_datatype **out);
 /* A new handle on the same type as old (same layout, same contents, committed if old is):
@@ -218,9 +223,10 @@ int loom__dt_darray(int rank, int ndims, const int *gsizes, const int *distribs,
 int loom__dt_clone(struct loom_datatype *old, struct loom_datatype **out);
 
 /* ---- constructor contents (contents.c) ---- */
-/* New contents with room for ni ints, na addresses and nd types, refs 1, arrays to be filled
- * by the caller; NULL on ENOMEM. */
-struct loom_dt_contents *loom__dt_contents_new(int combiner, int ni, int na, int nd);
+/* New contents with room for ni ints, na addresses, nl large counts and nd types, refs 1,
+ * arrays to be filled by the caller; NULL on ENOMEM (or lengths beyond memory). */
+struct loom_dt_contents *loom__dt_contents_new(int combiner, MPI_Count ni, MPI_Count na,
+                                               MPI_Count nl, MPI_Count nd);
 /* Attach c (filled) to t, which takes over the caller's reference; retains c's types. */
 void loom__dt_contents_attach(struct loom_datatype *t, struct loom_dt_contents *c);
 /* Free c before it was attached (its types were not retained). */

@@ -10,8 +10,9 @@
 #include "core/error.h"
 #include "dt/dt.h"
 
-int loom__dt_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts,
-                      int order, struct loom_datatype *old, struct loom_datatype **out)
+int loom__dt_subarray(int ndims, const ptrdiff_t *sizes, const ptrdiff_t *subsizes,
+                      const ptrdiff_t *starts, int order, struct loom_datatype *old,
+                      struct loom_datatype **out)
 {
     ptrdiff_t stride = old->extent; /* bytes between neighbours along the current dimension */
     ptrdiff_t disp = 0, move;
@@ -28,9 +29,9 @@ int loom__dt_subarray(int ndims, const int *sizes, const int *subsizes, const in
         if (rc)
             return rc;
         t = next;
-        if (__builtin_mul_overflow((ptrdiff_t)starts[i], stride, &move) ||
+        if (__builtin_mul_overflow(starts[i], stride, &move) ||
             __builtin_add_overflow(disp, move, &disp) ||
-            __builtin_mul_overflow(stride, (ptrdiff_t)sizes[i], &stride)) {
+            __builtin_mul_overflow(stride, sizes[i], &stride)) {
             loom__dt_release(t);
             return LOOM_ERR_ARG;
         }

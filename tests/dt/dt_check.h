@@ -76,8 +76,15 @@ static inline struct loom_datatype *dt_subarray(int ndims, const int *sizes, con
                                                 const int *starts, int order,
                                                 struct loom_datatype *old)
 {
+    /* the dt layer takes ptrdiff_t arrays (the API converts either form of the call) */
+    ptrdiff_t d[3][8];
+    for (int i = 0; i < ndims && i < 8; i++) {
+        d[0][i] = sizes[i];
+        d[1][i] = subsizes[i];
+        d[2][i] = starts[i];
+    }
     struct loom_datatype *t = NULL;
-    int rc = loom__dt_subarray(ndims, sizes, subsizes, starts, order, old, &t);
+    int rc = loom__dt_subarray(ndims, d[0], d[1], d[2], order, old, &t);
     return dt_must(rc, t, "subarray");
 }
 
