@@ -7,6 +7,7 @@
  * The fatal handler prints `loom: rank R: MPI_Xxx: <reason>` and ends the job. */
 #ifndef LOOM_API_API_H
 #define LOOM_API_API_H
+#include <string.h>
 #include "mpi.h"
 #include "api/mpi_impl.h" /* loom__mpi_xxx: the implementation of MPI_Xxx (generated) */
 #include "core/error.h"
@@ -27,6 +28,16 @@ int loom__api_error_code(MPI_Comm comm, const char *fn, int loom_code);
 int loom__api_error_text(int code, char *text);
 /* The class of error code `code`, or -1 when it is not an MPI error code. */
 int loom__api_error_class_of(int code);
+
+/* 1 when fn, the name of the call that reached an implementation shared by an int call and
+ * its big-count twin (docs/bindings.md "Big counts"), is the big-count one, MPI_Xxx_c: for
+ * what the standard makes depend on which was called (the record of a datatype's
+ * constructor). */
+static inline int loom__api_big_count(const char *fn)
+{
+    size_t n = strlen(fn);
+    return n > 2 && fn[n - 2] == '_' && fn[n - 1] == 'c';
+}
 
 /* 0 if the calling thread is a rank between MPI_Init and MPI_Finalize; otherwise reports
  * MPI_ERR_OTHER ("called before MPI_Init" / "after MPI_Finalize" / "outside a loom rank")

@@ -59,12 +59,6 @@ static MPI_Count at(struct warr w, MPI_Count k)
     return w.c ? w.c[k] : w.a ? (MPI_Count)w.a[k] : (MPI_Count)w.i[k];
 }
 
-/* 1 when v would not fit the int of the int form of a call */
-static int beyond_int(MPI_Count v)
-{
-    return v > INT_MAX || v < INT_MIN;
-}
-
 /* Checks of count, the block lengths (the array blens, or blen for all when blens is absent),
  * the displacements array (disps, present when count > 0), oldtype (when has_old; a struct
  * checks its types itself) and newtype, in the order of the arguments. */
@@ -131,18 +125,18 @@ static int too_large(const char *fn)
 }
 
 /* MPI_Type_contiguous and MPI_Type_contiguous_c share this implementation (their arguments
- * only widen: the generated entry points of both call it). It cannot tell which entry point
- * was called, so the record keeps the count as an integer when it fits an int and as a
- * large count otherwise (docs/datatypes.md "Big counts"); the same for vector, hvector and
- * resized below. */
-int loom__mpi_type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+ * only widen: the generated entry points of both call it, naming themselves in fn). The
+ * record keeps the arguments as the call that was made took them: integers for the int form,
+ * large counts for the _c form (MPI 4.1 5.1.13); the same for vector, hvector and resized
+ * below. */
+int loom__mpi_type_contiguous_c(const char *fn, MPI_Count count, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
 {
-    LOOM_API_ENTER("MPI_Type_contiguous");
-    static const char fn[] = "MPI_Type_contiguous";
+    LOOM_API_ENTER(fn);
     int rc = check_common(fn, count, (struct warr){0}, 0, 1, 1, oldtype, newtype);
     if (rc)
         return rc;
-    int large = beyond_int(count);
+    int large = loom__api_big_count(fn);
     struct loom_dt_contents *c =
         record(fn, MPI_COMBINER_CONTIGUOUS, large ? 0 : 1, 0, large ? 1 : 0, 1, &rc);
     if (!c)
@@ -156,18 +150,17 @@ int loom__mpi_type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datat
     return finish(fn, loom__dt_contiguous((size_t)count, oldtype, &t), &t, c, newtype);
 }
 
-int loom__mpi_type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                            MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_vector_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                            MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    LOOM_API_ENTER("MPI_Type_vector");
-    static const char fn[] = "MPI_Type_vector";
+    LOOM_API_ENTER(fn);
     int rc = check_common(fn, count, (struct warr){0}, blocklength, 1, 1, oldtype, newtype);
     if (rc)
         return rc;
     ptrdiff_t bytes;
     if (scaled(stride, oldtype->extent, &bytes))
         return too_large(fn);
-    int large = beyond_int(count) || beyond_int(blocklength) || beyond_int(stride);
+    int large = loom__api_big_count(fn);
     struct loom_dt_contents *c =
         record(fn, MPI_COMBINER_VECTOR, large ? 0 : 3, 0, large ? 3 : 0, 1, &rc);
     if (!c)
@@ -186,12 +179,12 @@ int loom__mpi_type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count st
     return finish(fn, rc, &t, c, newtype);
 }
 
-int loom__mpi_type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
+int loom__mpi_type_create_hvector_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                                    MPI_Count stride, MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype)
 {
-    LOOM_API_ENTER("MPI_Type_create_hvector");
-    return loom__api_type_hvector("MPI_Type_create_hvector", count, blocklength, stride,
-                                  oldtype, newtype);
+    LOOM_API_ENTER(fn);
+    return loom__api_type_hvector(fn, count, blocklength, stride, oldtype, newtype);
 }
 
 int loom__api_type_hvector(const char *fn, MPI_Count count, MPI_Count blocklength,
@@ -204,7 +197,7 @@ int loom__api_type_hvector(const char *fn, MPI_Count count, MPI_Count blocklengt
         return too_large(fn);
     /* the int form records count and blocklength as integers and the stride as an address;
      * the big-count form all three as large counts */
-    int large = beyond_int(count) || beyond_int(blocklength);
+    int large = loom__api_big_count(fn);
     struct loom_dt_contents *c =
         record(fn, MPI_COMBINER_HVECTOR, large ? 0 : 2, large ? 0 : 1, large ? 3 : 0, 1, &rc);
     if (!c)
@@ -434,12 +427,11 @@ int loom__mpi_type_create_struct_c(MPI_Count count, const MPI_Count array_of_blo
 }
 
 /* Shared by MPI_Type_create_resized and its _c form (see contiguous above): lb and extent
- * are kept as addresses when they fit an MPI_Aint, which on loom's targets they always do. */
-int loom__mpi_type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
-                                    MPI_Datatype *newtype)
+ * are kept as addresses by the int form, as large counts by the _c form. */
+int loom__mpi_type_create_resized_c(const char *fn, MPI_Datatype oldtype, MPI_Count lb,
+                                    MPI_Count extent, MPI_Datatype *newtype)
 {
-    LOOM_API_ENTER("MPI_Type_create_resized");
-    static const char fn[] = "MPI_Type_create_resized";
+    LOOM_API_ENTER(fn);
     int rc = check_old(fn, oldtype, "oldtype");
     if (rc)
         return rc;
@@ -447,11 +439,18 @@ int loom__mpi_type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Coun
         return FAIL(fn, MPI_ERR_ARG, "newtype is NULL");
     if (lb > PTRDIFF_MAX || lb < PTRDIFF_MIN || extent > PTRDIFF_MAX || extent < PTRDIFF_MIN)
         return too_large(fn);
-    struct loom_dt_contents *c = record(fn, MPI_COMBINER_RESIZED, 0, 2, 0, 1, &rc);
+    int large = loom__api_big_count(fn);
+    struct loom_dt_contents *c =
+        record(fn, MPI_COMBINER_RESIZED, 0, large ? 0 : 2, large ? 2 : 0, 1, &rc);
     if (!c)
         return rc;
-    c->addrs[0] = (MPI_Aint)lb;
-    c->addrs[1] = (MPI_Aint)extent;
+    if (large) {
+        c->large[0] = lb;
+        c->large[1] = extent;
+    } else {
+        c->addrs[0] = (MPI_Aint)lb;
+        c->addrs[1] = (MPI_Aint)extent;
+    }
     c->types[0] = oldtype;
     struct loom_datatype *t = NULL;
     return finish(fn, loom__dt_resized(oldtype, (ptrdiff_t)lb, (ptrdiff_t)extent, &t), &t, c,

@@ -37,7 +37,8 @@ static MPI_Datatype rebuild(MPI_Datatype t)
         OK(MPI_Type_dup(mv[0], &r));
         break;
     case MPI_COMBINER_CONTIGUOUS:
-        OK(MPI_Type_contiguous_c(n, mv[0], &r));
+        OK(large ? MPI_Type_contiguous_c(n, mv[0], &r)
+                 : MPI_Type_contiguous(iv[0], mv[0], &r));
         break;
     case MPI_COMBINER_VECTOR:
         OK(large ? MPI_Type_vector_c(lc[0], lc[1], lc[2], mv[0], &r)
@@ -81,7 +82,8 @@ static MPI_Datatype rebuild(MPI_Datatype t)
         break;
     }
     case MPI_COMBINER_RESIZED:
-        OK(MPI_Type_create_resized_c(mv[0], av[0], av[1], &r));
+        OK(large ? MPI_Type_create_resized_c(mv[0], lc[0], lc[1], &r)
+                 : MPI_Type_create_resized(mv[0], av[0], av[1], &r));
         break;
     default:
         CHECK_INT(comb, -1);
@@ -132,17 +134,26 @@ int main(int argc, char **argv)
     MPI_Count lc[MAXN];
     MPI_Datatype dv[MAXN];
 
-    /* small values: the constructors whose forms share an implementation record integers */
+    /* every _c constructor records large counts whatever their values, also those whose
+     * two forms share one implementation */
     OK(MPI_Type_contiguous_c(3, MPI_INT, &t));
-    round_trip(t, 1, 0, 0, 1, MPI_COMBINER_CONTIGUOUS, 1);
+    OK(MPI_Type_get_contents_c(t, 0, 0, 1, 1, iv, av, lc, dv));
+    CHECK(lc[0] == 3 && dv[0] == MPI_INT);
+    round_trip(t, 0, 0, 1, 1, MPI_COMBINER_CONTIGUOUS, 1);
     OK(MPI_Type_vector_c(3, 2, -4, MPI_SHORT, &t));
-    round_trip(t, 3, 0, 0, 1, MPI_COMBINER_VECTOR, 1);
+    round_trip(t, 0, 0, 3, 1, MPI_COMBINER_VECTOR, 1);
     OK(MPI_Type_create_hvector_c(4, 1, 24, MPI_DOUBLE, &t));
-    round_trip(t, 2, 1, 0, 1, MPI_COMBINER_HVECTOR, 1);
+    OK(MPI_Type_get_contents_c(t, 0, 0, 3, 1, iv, av, lc, dv));
+    CHECK(lc[0] == 4 && lc[1] == 1 && lc[2] == 24);
+    round_trip(t, 0, 0, 3, 1, MPI_COMBINER_HVECTOR, 1);
     OK(MPI_Type_create_resized_c(MPI_INT, 4, 12, &t));
+    round_trip(t, 0, 0, 2, 1, MPI_COMBINER_RESIZED, 1);
+    /* their int forms record integers and addresses */
+    OK(MPI_Type_create_hvector(4, 1, 24, MPI_DOUBLE, &t));
+    round_trip(t, 2, 1, 0, 1, MPI_COMBINER_HVECTOR, 1);
+    OK(MPI_Type_create_resized(MPI_INT, 4, 12, &t));
     round_trip(t, 0, 2, 0, 1, MPI_COMBINER_RESIZED, 1);
 
-    /* the others record large counts whatever their values */
     MPI_Count bl[] = {2, 0, 3}, d[] = {5, 1, 0}, ad[] = {40, 0, 13};
     OK(MPI_Type_indexed_c(3, bl, d, MPI_INT, &t));
     OK(MPI_Type_get_contents_c(t, 0, 0, 7, 1, iv, av, lc, dv));
@@ -171,7 +182,7 @@ int main(int argc, char **argv)
     CHECK(lc[0] == 3 && lc[1] == 1 && lc[3] == 2 && lc[4] == 0 && lc[5] == 80 && lc[6] == 104);
     CHECK(dv[2] == MPI_DOUBLE_INT);
     envelope_c_is(dv[0], 0, 0, 7, 1, MPI_COMBINER_INDEXED);
-    envelope_c_is(dv[1], 0, 2, 0, 1, MPI_COMBINER_RESIZED);
+    envelope_c_is(dv[1], 0, 0, 2, 1, MPI_COMBINER_RESIZED);
     OK(MPI_Type_free(&dv[0]));
     OK(MPI_Type_free(&dv[1]));
     round_trip(t, 0, 0, 7, 3, MPI_COMBINER_STRUCT, 1);
