@@ -5,6 +5,7 @@
 bigcount_test(bigcount_coll_twins SOURCES coll_twins.c)
 bigcount_test(bigcount_coll_neighbor SOURCES coll_neighbor.c)
 bigcount_test(bigcount_coll_ops SOURCES coll_ops.c)
+bigcount_test(bigcount_coll_inter SOURCES coll_inter.c NP 2 3 4 8)
 bigcount_test(bigcount_coll_errors SOURCES coll_errors.c)
 # The builders that read the arrays of counts and displacements, each forced: the ring,
 # pairwise and reduce-scatterv set, the linear set, and the blocking calls by direct access.
