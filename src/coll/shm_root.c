@@ -118,11 +118,11 @@ int loom__shm_reduce(struct loom_shm_call *k, const struct loom_coll_args *a)
     return 0;
 }
 
-void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a, int v)
+void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a)
 {
     int root = a->root, me = k->me;
     const struct loom_coll_args *ra = loom__shm_args(k, root);
-    (void)v; /* the root's arguments say which form: counts and displacements or not */
+    /* the root's arguments say which form: its counts and displacements, or one count */
     size_t dcount = loom__coll_count(ra, LOOM_COLL_RECV, me);
     size_t displ = (size_t)loom__coll_displ(ra, LOOM_COLL_RECV, me);
     void *dst = loom__elem(ra->rbuf, displ, ra->rtype);
@@ -142,11 +142,10 @@ void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a, i
     }
 }
 
-void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a, int v)
+void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a)
 {
     int root = a->root, me = k->me;
     const struct loom_coll_args *ra = loom__shm_args(k, root);
-    (void)v;
     size_t scount = loom__coll_count(ra, LOOM_COLL_SEND, me);
     size_t displ = (size_t)loom__coll_displ(ra, LOOM_COLL_SEND, me);
     const void *src = loom__elem(ra->sbuf, displ, ra->stype);
