@@ -8,11 +8,13 @@
 
 enum form { PLAIN, V, W };
 
-static int alltoall(const char *fn, enum form f, const void *sendbuf, int sendcount,
-                    const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                    const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
-                    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request, int nb)
+/* wide: the arrays are MPI_Count and MPI_Aint (the MPI_Xxx_c calls), else int (coll.h). */
+static int alltoall(const char *fn, enum form f, const void *sendbuf, MPI_Count sendcount,
+                    const void *sendcounts, const void *sdispls, MPI_Datatype sendtype,
+                    const MPI_Datatype sendtypes[], void *recvbuf, MPI_Count recvcount,
+                    const void *recvcounts, const void *rdispls, MPI_Datatype recvtype,
+                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request, int nb,
+                    int wide)
 {
     struct loom_comm *c;
     int rc = loom__coll_check_comm_any(fn, comm, &c);
@@ -28,7 +30,7 @@ static int alltoall(const char *fn, enum form f, const void *sendbuf, int sendco
         else if (f == W && sendtypes == NULL)
             rc = loom__api_error(comm, fn, MPI_ERR_ARG, "sendtypes is NULL");
         else
-            rc = loom__coll_check_bufv(fn, comm, "sendbuf", sendbuf, sendcounts, sdispls,
+            rc = loom__coll_check_bufv(fn, comm, "sendbuf", sendbuf, sendcounts, sdispls, wide,
                                        sendtype, f == W ? sendtypes : NULL, n);
     }
     if (rc == MPI_SUCCESS) {
@@ -37,7 +39,7 @@ static int alltoall(const char *fn, enum form f, const void *sendbuf, int sendco
         else if (f == W && recvtypes == NULL)
             rc = loom__api_error(comm, fn, MPI_ERR_ARG, "recvtypes is NULL");
         else
-            rc = loom__coll_check_bufv(fn, comm, "recvbuf", recvbuf, recvcounts, rdispls,
+            rc = loom__coll_check_bufv(fn, comm, "recvbuf", recvbuf, recvcounts, rdispls, wide,
                                        recvtype, f == W ? recvtypes : NULL, n);
     }
     if (rc == MPI_SUCCESS && !in_place)
@@ -54,27 +56,29 @@ static int alltoall(const char *fn, enum form f, const void *sendbuf, int sendco
         .stypes = in_place || f != W ? NULL : sendtypes,
         .rbuf = recvbuf, .rcount = (size_t)recvcount, .rtype = f == W ? NULL : recvtype,
         .rcounts = recvcounts, .rdispls = rdispls, .rtypes = f == W ? recvtypes : NULL,
-        .in_place = in_place};
+        .in_place = in_place, .wide = wide};
     enum loom_coll_kind kind = f == PLAIN ? LOOM_COLL_ALLTOALL
                                : f == V   ? LOOM_COLL_ALLTOALLV
                                           : LOOM_COLL_ALLTOALLW;
     return loom__coll_call_mode(fn, comm, kind, c, &a, request, nb);
 }
 
-int loom__mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int loom__mpi_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm)
 {
-    LOOM_API_ENTER("MPI_Alltoall");
-    return alltoall("MPI_Alltoall", PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
-                    recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL, 0);
+    LOOM_API_ENTER(fn);
+    return alltoall(fn, PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
+                    recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL, 0, 1);
 }
 
-int loom__mpi_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ialltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Ialltoall");
-    return alltoall("MPI_Ialltoall", PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
-                    recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, request, 1);
+    LOOM_API_ENTER(fn);
+    return alltoall(fn, PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
+                    recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, request, 1, 1);
 }
 
 int loom__mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -83,7 +87,17 @@ int loom__mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int s
 {
     LOOM_API_ENTER("MPI_Alltoallv");
     return alltoall("MPI_Alltoallv", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
-                    recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, NULL, 0);
+                    recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, NULL, 0, 0);
+}
+
+int loom__mpi_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Alltoallv_c");
+    return alltoall("MPI_Alltoallv_c", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
+                    recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, NULL, 0, 1);
 }
 
 int loom__mpi_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -93,7 +107,17 @@ int loom__mpi_ialltoallv(const void *sendbuf, const int sendcounts[], const int 
 {
     LOOM_API_ENTER("MPI_Ialltoallv");
     return alltoall("MPI_Ialltoallv", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
-                    recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, request, 1);
+                    recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, request, 1, 0);
+}
+
+int loom__mpi_ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                           const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ialltoallv_c");
+    return alltoall("MPI_Ialltoallv_c", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
+                    recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, request, 1, 1);
 }
 
 int loom__mpi_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -102,7 +126,17 @@ int loom__mpi_alltoallw(const void *sendbuf, const int sendcounts[], const int s
 {
     LOOM_API_ENTER("MPI_Alltoallw");
     return alltoall("MPI_Alltoallw", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
-                    recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, NULL, 0);
+                    recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, NULL, 0, 0);
+}
+
+int loom__mpi_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Alltoallw_c");
+    return alltoall("MPI_Alltoallw_c", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
+                    recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, NULL, 0, 1);
 }
 
 int loom__mpi_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -112,22 +146,33 @@ int loom__mpi_ialltoallw(const void *sendbuf, const int sendcounts[], const int 
 {
     LOOM_API_ENTER("MPI_Ialltoallw");
     return alltoall("MPI_Ialltoallw", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
-                    recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request, 1);
+                    recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request, 1, 0);
+}
+
+int loom__mpi_ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                           const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ialltoallw_c");
+    return alltoall("MPI_Ialltoallw_c", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
+                    recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request, 1, 1);
 }
 
 /* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
 
-int loom__mpi_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Info info, MPI_Request *request)
+int loom__mpi_alltoall_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Alltoall_init");
-    int rc = loom__coll_check_info("MPI_Alltoall_init", comm, info);
+    LOOM_API_ENTER(fn);
+    int rc = loom__coll_check_info(fn, comm, info);
     if (rc != MPI_SUCCESS)
         return rc;
-    return alltoall("MPI_Alltoall_init", PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
+    return alltoall(fn, PLAIN, sendbuf, sendcount, NULL, NULL, sendtype, NULL,
                     recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, request,
-                    LOOM_COLL_PERSISTENT);
+                    LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -141,7 +186,22 @@ int loom__mpi_alltoallv_init(const void *sendbuf, const int sendcounts[], const 
         return rc;
     return alltoall("MPI_Alltoallv_init", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
                     recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, request,
-                    LOOM_COLL_PERSISTENT);
+                    LOOM_COLL_PERSISTENT, 0);
+}
+
+int loom__mpi_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Alltoallv_init_c");
+    int rc = loom__coll_check_info("MPI_Alltoallv_init_c", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return alltoall("MPI_Alltoallv_init_c", V, sendbuf, 0, sendcounts, sdispls, sendtype, NULL,
+                    recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, request,
+                    LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -155,5 +215,20 @@ int loom__mpi_alltoallw_init(const void *sendbuf, const int sendcounts[], const 
         return rc;
     return alltoall("MPI_Alltoallw_init", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
                     recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request,
-                    LOOM_COLL_PERSISTENT);
+                    LOOM_COLL_PERSISTENT, 0);
+}
+
+int loom__mpi_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Alltoallw_init_c");
+    int rc = loom__coll_check_info("MPI_Alltoallw_init_c", comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return alltoall("MPI_Alltoallw_init_c", W, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes,
+                    recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, request,
+                    LOOM_COLL_PERSISTENT, 1);
 }

@@ -1,9 +1,10 @@
-/* api/coll_bcast.c — MPI_Bcast and MPI_Ibcast. */
+/* api/coll_bcast.c — MPI_Bcast, MPI_Ibcast, MPI_Bcast_init: one implementation each for the
+ * int call and its big-count twin MPI_Xxx_c (the count only widens, docs/bindings.md). */
 #include "api/api.h"
 #include "coll/check.h"
 #include "comm/comm.h"
 
-static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int root,
+static int bcast(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int root,
                  MPI_Comm comm, MPI_Request *request, int nb)
 {
     struct loom_comm *c;
@@ -24,28 +25,29 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype type, int ro
     return loom__coll_call_mode(fn, comm, LOOM_COLL_BCAST, c, &a, request, nb);
 }
 
-int loom__mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int loom__mpi_bcast_c(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                      int root, MPI_Comm comm)
 {
-    LOOM_API_ENTER("MPI_Bcast");
-    return bcast("MPI_Bcast", buffer, count, datatype, root, comm, NULL, 0);
+    LOOM_API_ENTER(fn);
+    return bcast(fn, buffer, count, datatype, root, comm, NULL, 0);
 }
 
-int loom__mpi_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                     MPI_Request *request)
+int loom__mpi_ibcast_c(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                       int root, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Ibcast");
-    return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, 1);
+    LOOM_API_ENTER(fn);
+    return bcast(fn, buffer, count, datatype, root, comm, request, 1);
 }
 
 /* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
 
-int loom__mpi_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                         MPI_Info info, MPI_Request *request)
+int loom__mpi_bcast_init_c(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                           int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Bcast_init");
-    int rc = loom__coll_check_info("MPI_Bcast_init", comm, info);
+    LOOM_API_ENTER(fn);
+    int rc = loom__coll_check_info(fn, comm, info);
     if (rc != MPI_SUCCESS)
         return rc;
-    return bcast("MPI_Bcast_init", buffer, count, datatype, root, comm, request,
+    return bcast(fn, buffer, count, datatype, root, comm, request,
                  LOOM_COLL_PERSISTENT);
 }

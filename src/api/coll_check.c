@@ -1,5 +1,6 @@
 /* api/coll_check.c — the argument checks of the collective calls (coll/check.h) and the
  * call itself: run the schedule, turn a lower layer's failure into an MPI error. */
+#include <limits.h>
 #include "api/api.h"
 #include "coll/check.h"
 #include "coll/op.h"
@@ -45,10 +46,10 @@ int loom__coll_check_null(const char *fn, MPI_Comm comm, const char *what, const
 }
 
 int loom__coll_check_buf(const char *fn, MPI_Comm comm, const char *what, const void *buf,
-                         int count, MPI_Datatype type)
+                         MPI_Count count, MPI_Datatype type)
 {
     if (count < 0)
-        return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %d of %s is negative", count,
+        return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %lld of %s is negative", count,
                                what);
     int rc = check_type(fn, comm, what, type);
     if (rc != MPI_SUCCESS)
@@ -57,7 +58,7 @@ int loom__coll_check_buf(const char *fn, MPI_Comm comm, const char *what, const 
 }
 
 int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const void *buf,
-                          const int counts[], const int displs[], MPI_Datatype type,
+                          const void *counts, const void *displs, int wide, MPI_Datatype type,
                           const MPI_Datatype types[], int size)
 {
     if (counts == NULL)
@@ -65,12 +66,13 @@ int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const
     if (displs == NULL)
         return loom__api_error(comm, fn, MPI_ERR_ARG, "the displacements of %s are NULL",
                                what);
-    long long total = 0;
+    long long total = 0; /* saturates: it only says whether the buffer holds data */
     for (int r = 0; r < size; r++) {
-        if (counts[r] < 0)
-            return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %d for rank %d of %s is "
-                                   "negative", counts[r], r, what);
-        total += counts[r];
+        long long n = (long long)loom__coll_count_at(counts, wide, (size_t)r);
+        if (n < 0)
+            return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %lld for rank %d of %s is "
+                                   "negative", n, r, what);
+        total = n > LLONG_MAX - total ? LLONG_MAX : total + n;
     }
     if (types) {
         for (int r = 0; r < size; r++) {
@@ -82,7 +84,10 @@ int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const
         /* each rank's block has its own type: a NULL buffer is no buffer for any block whose
          * type starts at its address */
         for (int r = 0; r < size; r++) {
-            int rc = loom__coll_check_null(fn, comm, what, buf, counts[r], types[r]);
+            int rc = loom__coll_check_null(fn, comm, what, buf,
+                                           (long long)loom__coll_count_at(counts, wide,
+                                                                          (size_t)r),
+                                           types[r]);
             if (rc != MPI_SUCCESS)
                 return rc;
         }

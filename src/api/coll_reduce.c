@@ -3,7 +3,7 @@
  * (Reduce: at the root only); sendbuf == recvbuf otherwise is MPI_ERR_BUFFER, except on
  * non-root ranks of Reduce, where recvbuf is not significant (MPICH and Open MPI accept it,
  * and programs rely on it). */
-#include <stdlib.h>
+#include <stdint.h>
 #include "api/api.h"
 #include "coll/check.h"
 #include "comm/comm.h"
@@ -11,7 +11,7 @@
 
 /* sendbuf (or MPI_IN_PLACE when in_place_ok) and recvbuf of count elements, and the op. */
 static int check_pair(const char *fn, MPI_Comm comm, const void *sendbuf, void *recvbuf,
-                      int count, MPI_Datatype type, MPI_Op op, int in_place_ok)
+                      MPI_Count count, MPI_Datatype type, MPI_Op op, int in_place_ok)
 {
     int rc = MPI_SUCCESS;
     if (!(in_place_ok && sendbuf == MPI_IN_PLACE))
@@ -25,7 +25,7 @@ static int check_pair(const char *fn, MPI_Comm comm, const void *sendbuf, void *
     return rc;
 }
 
-static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+static int reduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
                   MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request,
                   int nb)
 {
@@ -67,7 +67,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
 
 /* Allreduce, Scan, Exscan: the same arguments on every rank. */
 static int everyone(const char *fn, enum loom_coll_kind kind, const void *sendbuf,
-                    void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                    void *recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                     MPI_Request *request, int nb)
 {
     struct loom_comm *c;
@@ -89,10 +89,12 @@ static int everyone(const char *fn, enum loom_coll_kind kind, const void *sendbu
     return loom__coll_call_mode(fn, comm, kind, c, &a, request, nb);
 }
 
-/* Reduce_scatter(_block): recvcounts given, or one count for every rank (block). */
+/* Reduce_scatter(_block): recvcounts given (int, or MPI_Count when wide), or one count for
+ * every rank (block). */
 static int reduce_scatter(const char *fn, enum loom_coll_kind kind, const void *sendbuf,
-                          void *recvbuf, const int recvcounts[], int block, MPI_Datatype type,
-                          MPI_Op op, MPI_Comm comm, MPI_Request *request, int nb)
+                          void *recvbuf, const void *recvcounts, MPI_Count block,
+                          MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request,
+                          int nb, int wide)
 {
     struct loom_comm *c;
     int rc = loom__coll_check_comm_any(fn, comm, &c);
@@ -104,25 +106,35 @@ static int reduce_scatter(const char *fn, enum loom_coll_kind kind, const void *
     if (kind == LOOM_COLL_REDUCE_SCATTER && recvcounts == NULL)
         return loom__api_error(comm, fn, MPI_ERR_ARG, "recvcounts is NULL");
     if (kind == LOOM_COLL_REDUCE_SCATTER_BLOCK && block < 0)
-        return loom__api_error(comm, fn, MPI_ERR_COUNT, "recvcount %d is negative", block);
+        return loom__api_error(comm, fn, MPI_ERR_COUNT, "recvcount %lld is negative", block);
+    /* the send buffer holds the sum of the counts: it may pass INT_MAX even in the int calls,
+     * but not what a buffer can hold */
+    const long long most = PTRDIFF_MAX;
     long long total = 0;
     for (int r = 0; kind == LOOM_COLL_REDUCE_SCATTER && r < n; r++) {
-        if (recvcounts[r] < 0)
-            return loom__api_error(comm, fn, MPI_ERR_COUNT, "recvcounts[%d] = %d is negative",
-                                   r, recvcounts[r]);
-        total += recvcounts[r];
+        long long k = (long long)loom__coll_count_at(recvcounts, wide, (size_t)r);
+        if (k < 0)
+            return loom__api_error(comm, fn, MPI_ERR_COUNT, "recvcounts[%d] = %lld is negative",
+                                   r, k);
+        if (k > most - total)
+            return loom__api_error(comm, fn, MPI_ERR_COUNT, "the counts add up to more than "
+                                   "a buffer can hold");
+        total += k;
     }
-    if (kind == LOOM_COLL_REDUCE_SCATTER_BLOCK)
-        total = (long long)block * n;
-    if (total > 0x7fffffff)
-        return loom__api_error(comm, fn, MPI_ERR_COUNT, "the counts add up to %lld, more "
-                               "than an int", total);
-    int mine = kind == LOOM_COLL_REDUCE_SCATTER ? recvcounts[c->rank] : block;
+    if (kind == LOOM_COLL_REDUCE_SCATTER_BLOCK) {
+        if (block > most / n)
+            return loom__api_error(comm, fn, MPI_ERR_COUNT, "recvcount %lld times %d ranks is "
+                                   "more than a buffer can hold", block, n);
+        total = block * n;
+    }
+    MPI_Count mine = kind == LOOM_COLL_REDUCE_SCATTER
+                         ? (MPI_Count)loom__coll_count_at(recvcounts, wide, (size_t)c->rank)
+                         : block;
     if (sendbuf != MPI_IN_PLACE)
-        rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, (int)total, type);
+        rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, total, type);
     if (rc == MPI_SUCCESS)
         rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf,
-                                  sendbuf == MPI_IN_PLACE ? (int)total : mine, type);
+                                  sendbuf == MPI_IN_PLACE ? total : mine, type);
     if (rc == MPI_SUCCESS)
         rc = loom__coll_check_alias(fn, comm, sendbuf, recvbuf, mine > 0 && type->size > 0);
     if (rc == MPI_SUCCESS)
@@ -131,83 +143,76 @@ static int reduce_scatter(const char *fn, enum loom_coll_kind kind, const void *
         rc = loom__coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)
         return rc;
-    int *counts = NULL; /* the block form's counts, for the builder only: freed below */
-    if (kind == LOOM_COLL_REDUCE_SCATTER_BLOCK) {
-        counts = malloc((size_t)n * sizeof *counts);
-        if (counts == NULL)
-            return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
-        for (int r = 0; r < n; r++)
-            counts[r] = block;
-    }
+    /* the block form has no array: every rank's count is rcount (loom__coll_count) */
     int in_place = sendbuf == MPI_IN_PLACE;
     struct loom_coll_args a = {.sbuf = in_place ? NULL : sendbuf, .rbuf = recvbuf,
                                .scount = (size_t)total, .stype = type, .rcount = (size_t)mine,
-                               .rtype = type, .rcounts = counts ? counts : recvcounts,
-                               .op = op, .in_place = in_place};
-    rc = loom__coll_call_mode(fn, comm, kind, c, &a, request, nb);
-    free(counts);
-    return rc;
+                               .rtype = type,
+                               .rcounts = kind == LOOM_COLL_REDUCE_SCATTER ? recvcounts : NULL,
+                               .wide = wide, .op = op, .in_place = in_place};
+    return loom__coll_call_mode(fn, comm, kind, c, &a, request, nb);
 }
 
-int loom__mpi_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm)
+int loom__mpi_reduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    LOOM_API_ENTER("MPI_Reduce");
-    return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0);
+    LOOM_API_ENTER(fn);
+    return reduce(fn, sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0);
 }
 
-int loom__mpi_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ireduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                        MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Ireduce");
-    return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request, 1);
+    LOOM_API_ENTER(fn);
+    return reduce(fn, sendbuf, recvbuf, count, datatype, op, root, comm, request, 1);
 }
 
-int loom__mpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm)
+int loom__mpi_allreduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    LOOM_API_ENTER("MPI_Allreduce");
-    return everyone("MPI_Allreduce", LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op,
+    LOOM_API_ENTER(fn);
+    return everyone(fn, LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op,
                     comm, NULL, 0);
 }
 
-int loom__mpi_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                         MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int loom__mpi_iallreduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Iallreduce");
-    return everyone("MPI_Iallreduce", LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype,
+    LOOM_API_ENTER(fn);
+    return everyone(fn, LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype,
                     op, comm, request, 1);
 }
 
-int loom__mpi_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm)
+int loom__mpi_scan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    LOOM_API_ENTER("MPI_Scan");
-    return everyone("MPI_Scan", LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
+    LOOM_API_ENTER(fn);
+    return everyone(fn, LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                     NULL, 0);
 }
 
-int loom__mpi_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *request)
+int loom__mpi_iscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Iscan");
-    return everyone("MPI_Iscan", LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
+    LOOM_API_ENTER(fn);
+    return everyone(fn, LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                     request, 1);
 }
 
-int loom__mpi_exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm)
+int loom__mpi_exscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    LOOM_API_ENTER("MPI_Exscan");
-    return everyone("MPI_Exscan", LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
+    LOOM_API_ENTER(fn);
+    return everyone(fn, LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
                     NULL, 0);
 }
 
-int loom__mpi_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int loom__mpi_iexscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Iexscan");
-    return everyone("MPI_Iexscan", LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op,
+    LOOM_API_ENTER(fn);
+    return everyone(fn, LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op,
                     comm, request, 1);
 }
 
@@ -216,7 +221,15 @@ int loom__mpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
 {
     LOOM_API_ENTER("MPI_Reduce_scatter");
     return reduce_scatter("MPI_Reduce_scatter", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
-                          recvcounts, 0, datatype, op, comm, NULL, 0);
+                          recvcounts, 0, datatype, op, comm, NULL, 0, 0);
+}
+
+int loom__mpi_reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Reduce_scatter_c");
+    return reduce_scatter("MPI_Reduce_scatter_c", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
+                          recvcounts, 0, datatype, op, comm, NULL, 0, 1);
 }
 
 int loom__mpi_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -224,69 +237,83 @@ int loom__mpi_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recv
 {
     LOOM_API_ENTER("MPI_Ireduce_scatter");
     return reduce_scatter("MPI_Ireduce_scatter", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
-                          recvcounts, 0, datatype, op, comm, request, 1);
+                          recvcounts, 0, datatype, op, comm, request, 1, 0);
 }
 
-int loom__mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int loom__mpi_ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Reduce_scatter_block");
-    return reduce_scatter("MPI_Reduce_scatter_block", LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
-                          recvbuf, NULL, recvcount, datatype, op, comm, NULL, 0);
+    LOOM_API_ENTER("MPI_Ireduce_scatter_c");
+    return reduce_scatter("MPI_Ireduce_scatter_c", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
+                          recvcounts, 0, datatype, op, comm, request, 1, 1);
 }
 
-int loom__mpi_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                    MPI_Request *request)
+int loom__mpi_reduce_scatter_block_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                     MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm)
 {
-    LOOM_API_ENTER("MPI_Ireduce_scatter_block");
-    return reduce_scatter("MPI_Ireduce_scatter_block", LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
-                          recvbuf, NULL, recvcount, datatype, op, comm, request, 1);
+    LOOM_API_ENTER(fn);
+    return reduce_scatter(fn, LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
+                          recvbuf, NULL, recvcount, datatype, op, comm, NULL, 0, 1);
+}
+
+int loom__mpi_ireduce_scatter_block_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                      MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                      MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER(fn);
+    return reduce_scatter(fn, LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
+                          recvbuf, NULL, recvcount, datatype, op, comm, request, 1, 1);
 }
 
 /* ---- persistent forms (MPI 4): built once, run by each MPI_Start ---- */
 
-int loom__mpi_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_reduce_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                            MPI_Info info, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Reduce_init");
-    int rc = loom__coll_check_info("MPI_Reduce_init", comm, info);
+    LOOM_API_ENTER(fn);
+    int rc = loom__coll_check_info(fn, comm, info);
     if (rc != MPI_SUCCESS)
         return rc;
-    return reduce("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm, request,
+    return reduce(fn, sendbuf, recvbuf, count, datatype, op, root, comm, request,
                   LOOM_COLL_PERSISTENT);
 }
 
-int loom__mpi_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_allreduce_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Allreduce_init");
-    int rc = loom__coll_check_info("MPI_Allreduce_init", comm, info);
+    LOOM_API_ENTER(fn);
+    int rc = loom__coll_check_info(fn, comm, info);
     if (rc != MPI_SUCCESS)
         return rc;
-    return everyone("MPI_Allreduce_init", LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype,
+    return everyone(fn, LOOM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype,
                     op, comm, request, LOOM_COLL_PERSISTENT);
 }
 
-int loom__mpi_scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_scan_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Scan_init");
-    int rc = loom__coll_check_info("MPI_Scan_init", comm, info);
+    LOOM_API_ENTER(fn);
+    int rc = loom__coll_check_info(fn, comm, info);
     if (rc != MPI_SUCCESS)
         return rc;
-    return everyone("MPI_Scan_init", LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
+    return everyone(fn, LOOM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                     request, LOOM_COLL_PERSISTENT);
 }
 
-int loom__mpi_exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_exscan_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Exscan_init");
-    int rc = loom__coll_check_info("MPI_Exscan_init", comm, info);
+    LOOM_API_ENTER(fn);
+    int rc = loom__coll_check_info(fn, comm, info);
     if (rc != MPI_SUCCESS)
         return rc;
-    return everyone("MPI_Exscan_init", LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op,
+    return everyone(fn, LOOM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op,
                     comm, request, LOOM_COLL_PERSISTENT);
 }
 
@@ -299,18 +326,30 @@ int loom__mpi_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int 
     if (rc != MPI_SUCCESS)
         return rc;
     return reduce_scatter("MPI_Reduce_scatter_init", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
-                          recvcounts, 0, datatype, op, comm, request, LOOM_COLL_PERSISTENT);
+                          recvcounts, 0, datatype, op, comm, request, LOOM_COLL_PERSISTENT, 0);
 }
 
-int loom__mpi_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                        MPI_Info info, MPI_Request *request)
+int loom__mpi_reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
+                                    const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Reduce_scatter_block_init");
-    int rc = loom__coll_check_info("MPI_Reduce_scatter_block_init", comm, info);
+    LOOM_API_ENTER("MPI_Reduce_scatter_init_c");
+    int rc = loom__coll_check_info("MPI_Reduce_scatter_init_c", comm, info);
     if (rc != MPI_SUCCESS)
         return rc;
-    return reduce_scatter("MPI_Reduce_scatter_block_init", LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
+    return reduce_scatter("MPI_Reduce_scatter_init_c", LOOM_COLL_REDUCE_SCATTER, sendbuf, recvbuf,
+                          recvcounts, 0, datatype, op, comm, request, LOOM_COLL_PERSISTENT, 1);
+}
+
+int loom__mpi_reduce_scatter_block_init_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                          MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER(fn);
+    int rc = loom__coll_check_info(fn, comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return reduce_scatter(fn, LOOM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
                           recvbuf, NULL, recvcount, datatype, op, comm, request,
-                          LOOM_COLL_PERSISTENT);
+                          LOOM_COLL_PERSISTENT, 1);
 }

@@ -180,8 +180,7 @@ int loom__mpi_type_vector_c(const char *fn, MPI_Count count, MPI_Count blockleng
 }
 
 int loom__mpi_type_create_hvector_c(const char *fn, MPI_Count count, MPI_Count blocklength,
-                                    MPI_Count stride, MPI_Datatype oldtype,
-                                    MPI_Datatype *newtype)
+                                    MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     LOOM_API_ENTER(fn);
     return loom__api_type_hvector(fn, count, blocklength, stride, oldtype, newtype);
@@ -352,8 +351,8 @@ int loom__api_type_hindexed(const char *fn, int count, const int blocklengths[],
 }
 
 int loom__mpi_type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                                     const MPI_Count array_of_displacements[],
-                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
+                                     const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype)
 {
     LOOM_API_ENTER("MPI_Type_create_hindexed_c");
     return indexed("MPI_Type_create_hindexed_c", count, WARR_COUNT(array_of_blocklengths), 0,

@@ -152,8 +152,7 @@ int loom__mpi_type_create_darray(int size, int rank, int ndims, const int array_
                   newtype);
 }
 
-int loom__mpi_type_create_darray_c(int size, int rank, int ndims,
-                                   const MPI_Count array_of_gsizes[],
+int loom__mpi_type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
                                    const int array_of_distribs[], const int array_of_dargs[],
                                    const int array_of_psizes[], int order, MPI_Datatype oldtype,
                                    MPI_Datatype *newtype)

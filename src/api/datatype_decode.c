@@ -165,8 +165,7 @@ int loom__mpi_type_get_contents(MPI_Datatype datatype, int max_integers, int max
 int loom__mpi_type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
                                   MPI_Count max_addresses, MPI_Count max_large_counts,
                                   MPI_Count max_datatypes, int array_of_integers[],
-                                  MPI_Aint array_of_addresses[],
-                                  MPI_Count array_of_large_counts[],
+                                  MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
                                   MPI_Datatype array_of_datatypes[])
 {
     LOOM_API_ENTER("MPI_Type_get_contents_c");

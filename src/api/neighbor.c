@@ -17,10 +17,11 @@
 enum form { ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, ALLTOALLW };
 
 /* One side of a v or w call: n counts (and displacements: displs or displs_w), of type, or of
- * types[n] for the w form. */
+ * types[n] for the w form; counts (and the v form's displacements) int, or MPI_Count (and
+ * MPI_Aint) when wide. */
 static int check_vec(const char *fn, MPI_Comm comm, const char *what, const void *buf,
-                     const int counts[], const void *displs, MPI_Datatype type,
-                     const MPI_Datatype types[], int w, int n)
+                     const void *counts, const void *displs, MPI_Datatype type,
+                     const MPI_Datatype types[], int w, int n, int wide)
 {
     if (buf == MPI_IN_PLACE)
         return loom__api_error(comm, fn, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, not allowed "
@@ -28,7 +29,7 @@ static int check_vec(const char *fn, MPI_Comm comm, const char *what, const void
     if (n == 0)
         return MPI_SUCCESS;
     if (!w) /* counts, displacements, type, NULL buffer holding data */
-        return loom__coll_check_bufv(fn, comm, what, buf, counts, displs, type, NULL, n);
+        return loom__coll_check_bufv(fn, comm, what, buf, counts, displs, wide, type, NULL, n);
     if (counts == NULL)
         return loom__api_error(comm, fn, MPI_ERR_ARG, "the counts of %s are NULL", what);
     if (displs == NULL)
@@ -38,13 +39,14 @@ static int check_vec(const char *fn, MPI_Comm comm, const char *what, const void
         return loom__api_error(comm, fn, MPI_ERR_ARG, "the types of %s are NULL", what);
     for (int i = 0; i < n; i++) {
         const char *why;
-        if (counts[i] < 0)
-            return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %d for neighbour %d of %s "
-                                   "is negative", counts[i], i, what);
+        long long k = (long long)loom__coll_count_at(counts, wide, (size_t)i);
+        if (k < 0)
+            return loom__api_error(comm, fn, MPI_ERR_COUNT, "count %lld for neighbour %d of %s "
+                                   "is negative", k, i, what);
         if (loom__dt_check_usable(types[i], &why) != 0)
             return loom__api_error(comm, fn, MPI_ERR_TYPE, "%s: type for neighbour %d: %s",
                                    what, i, why);
-        int rc = loom__coll_check_null(fn, comm, what, buf, counts[i], types[i]);
+        int rc = loom__coll_check_null(fn, comm, what, buf, k, types[i]);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -54,12 +56,14 @@ static int check_vec(const char *fn, MPI_Comm comm, const char *what, const void
 typedef struct loom_sched *(*build_fn)(struct loom_comm *, MPI_Comm,
                                        const struct loom_neighbor_args *, int);
 
-static int neighbor(const char *fn, enum form f, const void *sendbuf, int sendcount,
-                    const int sendcounts[], const void *sdispls, MPI_Datatype sendtype,
-                    const MPI_Datatype sendtypes[], void *recvbuf, int recvcount,
-                    const int recvcounts[], const void *rdispls, MPI_Datatype recvtype,
+/* wide: the counts (and the v forms' displacements) are MPI_Count (and MPI_Aint): the
+ * MPI_Xxx_c calls. */
+static int neighbor(const char *fn, enum form f, const void *sendbuf, MPI_Count sendcount,
+                    const void *sendcounts, const void *sdispls, MPI_Datatype sendtype,
+                    const MPI_Datatype sendtypes[], void *recvbuf, MPI_Count recvcount,
+                    const void *recvcounts, const void *rdispls, MPI_Datatype recvtype,
                     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request,
-                    enum loom_coll_mode mode)
+                    enum loom_coll_mode mode, int wide)
 {
     struct loom_comm *c;
     int rc = loom__topo_get(fn, comm, 0, &c);
@@ -72,13 +76,13 @@ static int neighbor(const char *fn, enum form f, const void *sendbuf, int sendco
         rc = loom__coll_check_buf(fn, comm, "sendbuf", sendbuf, sendcount, sendtype);
     else
         rc = check_vec(fn, comm, "sendbuf", sendbuf, sendcounts, sdispls, sendtype,
-                       sendtypes, w, nout);
+                       sendtypes, w, nout, wide);
     if (rc == MPI_SUCCESS) {
         if (f == ALLGATHER || f == ALLTOALL)
             rc = loom__coll_check_buf(fn, comm, "recvbuf", recvbuf, recvcount, recvtype);
         else
             rc = check_vec(fn, comm, "recvbuf", recvbuf, recvcounts, rdispls, recvtype,
-                           recvtypes, w, nin);
+                           recvtypes, w, nin, wide);
     }
     if (rc == MPI_SUCCESS && mode != LOOM_COLL_BLOCKING)
         rc = loom__coll_check_request(fn, comm, request);
@@ -92,7 +96,7 @@ static int neighbor(const char *fn, enum form f, const void *sendbuf, int sendco
         .scounts = sendcounts, .rcounts = recvcounts,
         .sdispls = w ? NULL : sdispls, .rdispls = w ? NULL : rdispls,
         .sdispls_w = w ? sdispls : NULL, .rdispls_w = w ? rdispls : NULL,
-        .stypes = sendtypes, .rtypes = recvtypes};
+        .stypes = sendtypes, .rtypes = recvtypes, .wide = wide};
     static const build_fn builders[] = {
         [ALLGATHER] = loom__coll_build_neighbor_allgather,
         [ALLGATHERV] = loom__coll_build_neighbor_allgatherv,
@@ -117,25 +121,26 @@ static int neighbor(const char *fn, enum form f, const void *sendbuf, int sendco
     return MPI_SUCCESS;
 }
 
-int loom__mpi_neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int loom__mpi_neighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype recvtype, MPI_Comm comm)
 {
-    LOOM_API_ENTER("MPI_Neighbor_allgather");
-    return neighbor("MPI_Neighbor_allgather", ALLGATHER, sendbuf, sendcount, NULL, NULL,
+    LOOM_API_ENTER(fn);
+    return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL,
-                    LOOM_COLL_BLOCKING);
+                    LOOM_COLL_BLOCKING, 1);
 }
 
-int loom__mpi_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                  MPI_Comm comm, MPI_Request *request)
+int loom__mpi_ineighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Ineighbor_allgather");
+    LOOM_API_ENTER(fn);
     if (request == NULL) /* NULL means blocking below */
-        return loom__coll_check_request("MPI_Ineighbor_allgather", comm, request);
-    return neighbor("MPI_Ineighbor_allgather", ALLGATHER, sendbuf, sendcount, NULL, NULL,
+        return loom__coll_check_request(fn, comm, request);
+    return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
-                    request, LOOM_COLL_NONBLOCKING);
+                    request, LOOM_COLL_NONBLOCKING, 1);
 }
 
 int loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -145,7 +150,17 @@ int loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Dataty
     LOOM_API_ENTER("MPI_Neighbor_allgatherv");
     return neighbor("MPI_Neighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
-                    NULL, LOOM_COLL_BLOCKING);
+                    NULL, LOOM_COLL_BLOCKING, 0);
+}
+
+int loom__mpi_neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, const MPI_Count recvcounts[],
+                                    const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Neighbor_allgatherv_c");
+    return neighbor("MPI_Neighbor_allgatherv_c", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    NULL, LOOM_COLL_BLOCKING, 1);
 }
 
 int loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -157,28 +172,42 @@ int loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datat
         return loom__coll_check_request("MPI_Ineighbor_allgatherv", comm, request);
     return neighbor("MPI_Ineighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
-                    request, LOOM_COLL_NONBLOCKING);
+                    request, LOOM_COLL_NONBLOCKING, 0);
 }
 
-int loom__mpi_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int loom__mpi_ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Neighbor_alltoall");
-    return neighbor("MPI_Neighbor_alltoall", ALLTOALL, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL,
-                    LOOM_COLL_BLOCKING);
-}
-
-int loom__mpi_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Request *request)
-{
-    LOOM_API_ENTER("MPI_Ineighbor_alltoall");
+    LOOM_API_ENTER("MPI_Ineighbor_allgatherv_c");
     if (request == NULL)
-        return loom__coll_check_request("MPI_Ineighbor_alltoall", comm, request);
-    return neighbor("MPI_Ineighbor_alltoall", ALLTOALL, sendbuf, sendcount, NULL, NULL,
+        return loom__coll_check_request("MPI_Ineighbor_allgatherv_c", comm, request);
+    return neighbor("MPI_Ineighbor_allgatherv_c", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    request, LOOM_COLL_NONBLOCKING, 1);
+}
+
+int loom__mpi_neighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER(fn);
+    return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL,
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL,
+                    LOOM_COLL_BLOCKING, 1);
+}
+
+int loom__mpi_ineighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER(fn);
+    if (request == NULL)
+        return loom__coll_check_request(fn, comm, request);
+    return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL,
                     sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
-                    request, LOOM_COLL_NONBLOCKING);
+                    request, LOOM_COLL_NONBLOCKING, 1);
 }
 
 int loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -188,7 +217,18 @@ int loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], co
     LOOM_API_ENTER("MPI_Neighbor_alltoallv");
     return neighbor("MPI_Neighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
                     sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
-                    NULL, LOOM_COLL_BLOCKING);
+                    NULL, LOOM_COLL_BLOCKING, 0);
+}
+
+int loom__mpi_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                   MPI_Datatype recvtype, MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Neighbor_alltoallv_c");
+    return neighbor("MPI_Neighbor_alltoallv_c", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
+                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+                    NULL, LOOM_COLL_BLOCKING, 1);
 }
 
 int loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -201,7 +241,20 @@ int loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], c
         return loom__coll_check_request("MPI_Ineighbor_alltoallv", comm, request);
     return neighbor("MPI_Ineighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
                     sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
-                    request, LOOM_COLL_NONBLOCKING);
+                    request, LOOM_COLL_NONBLOCKING, 0);
+}
+
+int loom__mpi_ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                    const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ineighbor_alltoallv_c");
+    if (request == NULL)
+        return loom__coll_check_request("MPI_Ineighbor_alltoallv_c", comm, request);
+    return neighbor("MPI_Ineighbor_alltoallv_c", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
+                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+                    request, LOOM_COLL_NONBLOCKING, 1);
 }
 
 int loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -212,7 +265,19 @@ int loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
     LOOM_API_ENTER("MPI_Neighbor_alltoallw");
     return neighbor("MPI_Neighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
                     NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
-                    NULL, LOOM_COLL_BLOCKING);
+                    NULL, LOOM_COLL_BLOCKING, 0);
+}
+
+int loom__mpi_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                   MPI_Comm comm)
+{
+    LOOM_API_ENTER("MPI_Neighbor_alltoallw_c");
+    return neighbor("MPI_Neighbor_alltoallw_c", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
+                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    NULL, LOOM_COLL_BLOCKING, 1);
 }
 
 int loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -226,22 +291,36 @@ int loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
         return loom__coll_check_request("MPI_Ineighbor_alltoallw", comm, request);
     return neighbor("MPI_Ineighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
                     NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
-                    request, LOOM_COLL_NONBLOCKING);
+                    request, LOOM_COLL_NONBLOCKING, 0);
+}
+
+int loom__mpi_ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                    void *recvbuf, const MPI_Count recvcounts[],
+                                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                    MPI_Comm comm, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Ineighbor_alltoallw_c");
+    if (request == NULL)
+        return loom__coll_check_request("MPI_Ineighbor_alltoallw_c", comm, request);
+    return neighbor("MPI_Ineighbor_alltoallw_c", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
+                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    request, LOOM_COLL_NONBLOCKING, 1);
 }
 
 /* ---- persistent forms (MPI 4): built once, rerun by each MPI_Start ---- */
 
-int loom__mpi_neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_neighbor_allgather_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                        MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Neighbor_allgather_init");
-    const char *fn = "MPI_Neighbor_allgather_init";
+    LOOM_API_ENTER(fn);
     int rc = loom__coll_check_info(fn, comm, info);
     if (rc != MPI_SUCCESS)
         return rc;
     return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
-                    recvcount, NULL, NULL, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
+                    recvcount, NULL, NULL, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -255,20 +334,35 @@ int loom__mpi_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_D
     if (rc != MPI_SUCCESS)
         return rc;
     return neighbor(fn, ALLGATHERV, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, 0,
-                    recvcounts, displs, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
+                    recvcounts, displs, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 0);
 }
 
-int loom__mpi_neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int loom__mpi_neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+                                         MPI_Datatype sendtype, void *recvbuf,
+                                         const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request)
 {
-    LOOM_API_ENTER("MPI_Neighbor_alltoall_init");
-    const char *fn = "MPI_Neighbor_alltoall_init";
+    LOOM_API_ENTER("MPI_Neighbor_allgatherv_init_c");
+    const char *fn = "MPI_Neighbor_allgatherv_init_c";
+    int rc = loom__coll_check_info(fn, comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return neighbor(fn, ALLGATHERV, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, 0,
+                    recvcounts, displs, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 1);
+}
+
+int loom__mpi_neighbor_alltoall_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                       MPI_Request *request)
+{
+    LOOM_API_ENTER(fn);
     int rc = loom__coll_check_info(fn, comm, info);
     if (rc != MPI_SUCCESS)
         return rc;
     return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
-                    recvcount, NULL, NULL, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
+                    recvcount, NULL, NULL, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
@@ -283,7 +377,22 @@ int loom__mpi_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[
     if (rc != MPI_SUCCESS)
         return rc;
     return neighbor(fn, ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0,
-                    recvcounts, rdispls, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT);
+                    recvcounts, rdispls, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 0);
+}
+
+int loom__mpi_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                        const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                        void *recvbuf, const MPI_Count recvcounts[],
+                                        const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Neighbor_alltoallv_init_c");
+    const char *fn = "MPI_Neighbor_alltoallv_init_c";
+    int rc = loom__coll_check_info(fn, comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return neighbor(fn, ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0,
+                    recvcounts, rdispls, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -298,5 +407,20 @@ int loom__mpi_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[
     if (rc != MPI_SUCCESS)
         return rc;
     return neighbor(fn, ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes, recvbuf, 0,
-                    recvcounts, rdispls, NULL, recvtypes, comm, request, LOOM_COLL_PERSISTENT);
+                    recvcounts, rdispls, NULL, recvtypes, comm, request, LOOM_COLL_PERSISTENT, 0);
+}
+
+int loom__mpi_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                        const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                        void *recvbuf, const MPI_Count recvcounts[],
+                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    LOOM_API_ENTER("MPI_Neighbor_alltoallw_init_c");
+    const char *fn = "MPI_Neighbor_alltoallw_init_c";
+    int rc = loom__coll_check_info(fn, comm, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return neighbor(fn, ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes, recvbuf, 0,
+                    recvcounts, rdispls, NULL, recvtypes, comm, request, LOOM_COLL_PERSISTENT, 1);
 }

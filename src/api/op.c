@@ -1,5 +1,6 @@
-/* api/op.c — the MPI calls on reduction operations: MPI_Op_create, MPI_Op_free,
- * MPI_Op_commutative and MPI_Reduce_local.
+/* api/op.c — the MPI calls on reduction operations: MPI_Op_create(_c), MPI_Op_free,
+ * MPI_Op_commutative and MPI_Reduce_local(_c) (whose int count only widens: one
+ * implementation for both entry points, docs/bindings.md).
  *
  * These calls have no communicator: errors go to MPI_COMM_WORLD's handler (MPI 3.1 §8.3).
  * The operations themselves live in coll/op.c. */
@@ -19,20 +20,34 @@ static int check_op(const char *fn, MPI_Op op)
     return MPI_SUCCESS;
 }
 
-int loom__mpi_op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* MPI_Op_create and MPI_Op_create_c: one of user_fn (int length) and user_fn_c (MPI_Count
+ * length) is given; the op remembers which (coll/op.c calls it accordingly). */
+static int op_create(const char *fn, MPI_User_function *user_fn,
+                     MPI_User_function_c *user_fn_c, int commute, MPI_Op *op)
 {
-    LOOM_API_ENTER("MPI_Op_create");
-    static const char fn[] = "MPI_Op_create";
-    if (user_fn == NULL)
+    if (user_fn == NULL && user_fn_c == NULL)
         return FAIL(fn, MPI_ERR_ARG, "user function is NULL");
     if (op == NULL)
         return FAIL(fn, MPI_ERR_ARG, "op pointer is NULL");
     struct loom_op *o;
-    int rc = loom__op_create(user_fn, commute, &o);
+    int rc = user_fn ? loom__op_create(user_fn, commute, &o)
+                     : loom__op_create_c(user_fn_c, commute, &o);
     if (rc)
         return loom__api_error_code(MPI_COMM_WORLD, fn, rc);
     *op = o;
     return MPI_SUCCESS;
+}
+
+int loom__mpi_op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    LOOM_API_ENTER("MPI_Op_create");
+    return op_create("MPI_Op_create", user_fn, NULL, commute, op);
+}
+
+int loom__mpi_op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    LOOM_API_ENTER("MPI_Op_create_c");
+    return op_create("MPI_Op_create_c", NULL, user_fn, commute, op);
 }
 
 int loom__mpi_op_free(MPI_Op *op)
@@ -64,11 +79,10 @@ int loom__mpi_op_commutative(MPI_Op op, int *commute)
     return MPI_SUCCESS;
 }
 
-int loom__mpi_reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                           MPI_Op op)
+int loom__mpi_reduce_local_c(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Op op)
 {
-    LOOM_API_ENTER("MPI_Reduce_local");
-    static const char fn[] = "MPI_Reduce_local";
+    LOOM_API_ENTER(fn);
     int rc = check_op(fn, op);
     if (rc)
         return rc;
@@ -79,15 +93,15 @@ int loom__mpi_reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Dat
     if (loom__dt_check_usable(datatype, &why) != 0)
         return FAIL(fn, MPI_ERR_TYPE, "%s", why);
     if (count < 0)
-        return FAIL(fn, MPI_ERR_COUNT, "count %d is negative", count);
+        return FAIL(fn, MPI_ERR_COUNT, "count %lld is negative", count);
     if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
         return FAIL(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed in MPI_Reduce_local");
     /* NULL is MPI_BOTTOM: fine with a type of absolute displacements (true_lb != 0) */
     if (count > 0 && datatype->size > 0 && datatype->true_lb == 0) {
         if (inbuf == NULL)
-            return FAIL(fn, MPI_ERR_BUFFER, "inbuf is NULL with count %d", count);
+            return FAIL(fn, MPI_ERR_BUFFER, "inbuf is NULL with count %lld", count);
         if (inoutbuf == NULL)
-            return FAIL(fn, MPI_ERR_BUFFER, "inoutbuf is NULL with count %d", count);
+            return FAIL(fn, MPI_ERR_BUFFER, "inoutbuf is NULL with count %lld", count);
     }
     if (loom__op_check(op, datatype, &why) != 0)
         return FAIL(fn, MPI_ERR_OP, "%s", why);

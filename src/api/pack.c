@@ -184,8 +184,7 @@ int loom__mpi_pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *
     return MPI_SUCCESS;
 }
 
-int loom__mpi_pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
-                          MPI_Count *size)
+int loom__mpi_pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
 {
     LOOM_API_ENTER("MPI_Pack_size_c");
     size_t need = 0;

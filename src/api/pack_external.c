@@ -91,8 +91,8 @@ int loom__mpi_pack_external_size(const char datarep[], int incount, MPI_Datatype
     return MPI_SUCCESS;
 }
 
-int loom__mpi_pack_external_size_c(const char datarep[], MPI_Count incount,
-                                   MPI_Datatype datatype, MPI_Count *size)
+int loom__mpi_pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+                                   MPI_Count *size)
 {
     LOOM_API_ENTER("MPI_Pack_external_size_c");
     size_t n = 0;

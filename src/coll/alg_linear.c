@@ -83,18 +83,6 @@ void loom__alg_reduce_linear(struct loom_sched *s, const struct loom_coll_args *
         loom__sched_reduce(s, data[r], a->rbuf, count, type);
 }
 
-/* gather(v) / scatter(v): count and place of rank r's block at the root */
-static size_t vcount(const struct loom_coll_args *a, const int *counts, size_t count, int r)
-{
-    (void)a;
-    return counts ? (size_t)counts[r] : count;
-}
-
-static size_t vdispl(const int *displs, size_t count, int r)
-{
-    return displs ? (size_t)displs[r] : (size_t)r * count;
-}
-
 static void gather_linear(struct loom_sched *s, const struct loom_coll_args *a)
 {
     int n = s->size, me = s->me;
@@ -104,8 +92,10 @@ static void gather_linear(struct loom_sched *s, const struct loom_coll_args *a)
         return;
     }
     for (int r = 0; r < n; r++) {
-        size_t c = vcount(a, a->rcounts, a->rcount, r);
-        void *dst = loom__elem(a->rbuf, vdispl(a->rdispls, a->rcount, r), a->rtype);
+        /* gather(v): count and place of rank r's block at the root */
+        size_t c = loom__coll_count(a, LOOM_COLL_RECV, r);
+        void *dst = loom__elem(a->rbuf, (size_t)loom__coll_displ(a, LOOM_COLL_RECV, r),
+                               a->rtype);
         if (r != me)
             loom__sched_recv(s, dst, c, a->rtype, r);
         else if (!a->in_place)
@@ -132,8 +122,9 @@ static void scatter_linear(struct loom_sched *s, const struct loom_coll_args *a)
         return;
     }
     for (int r = 0; r < n; r++) {
-        size_t c = vcount(a, a->scounts, a->scount, r);
-        const void *src = loom__elem(a->sbuf, vdispl(a->sdispls, a->scount, r), a->stype);
+        size_t c = loom__coll_count(a, LOOM_COLL_SEND, r);
+        const void *src =
+            loom__elem(a->sbuf, (size_t)loom__coll_displ(a, LOOM_COLL_SEND, r), a->stype);
         if (r != me)
             loom__sched_send(s, src, c, a->stype, r);
         else if (!a->in_place)

@@ -94,7 +94,7 @@ void loom__alg_allreduce_reduce_bcast(struct loom_sched *s, const struct loom_co
 }
 
 /* Offsets (in elements) of each rank's block: off[r] = sum of counts[0..r-1]; off[n] = total. */
-static size_t *offsets(struct loom_sched *s, const int *counts)
+static size_t *offsets(struct loom_sched *s, const struct loom_coll_args *a)
 {
     int n = s->size;
     size_t *off = loom__sched_bytes(s, (size_t)(n + 1) * sizeof *off);
@@ -102,7 +102,7 @@ static size_t *offsets(struct loom_sched *s, const int *counts)
         return NULL;
     off[0] = 0;
     for (int r = 0; r < n; r++)
-        off[r + 1] = off[r] + (size_t)counts[r];
+        off[r + 1] = off[r] + loom__coll_count(a, LOOM_COLL_RECV, r);
     return off;
 }
 
@@ -111,7 +111,7 @@ void loom__alg_reduce_scatter_reduce_scatterv(struct loom_sched *s,
 {
     int n = s->size, me = s->me;
     struct loom_datatype *type = a->stype;
-    size_t *off = offsets(s, a->rcounts);
+    size_t *off = offsets(s, a);
     if (!off)
         return;
     const void *input = a->in_place ? a->rbuf : a->sbuf;
@@ -119,12 +119,12 @@ void loom__alg_reduce_scatter_reduce_scatterv(struct loom_sched *s,
     loom__tree_reduce(s, input, all, off[n], type, a->op, 0, 0);
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
     if (me != 0) {
-        loom__sched_recv(s, a->rbuf, (size_t)a->rcounts[me], type, 0);
+        loom__sched_recv(s, a->rbuf, loom__coll_count(a, LOOM_COLL_RECV, me), type, 0);
         return;
     }
     for (int r = 1; r < n; r++)
-        loom__sched_send(s, loom__elem(all, off[r], type), (size_t)a->rcounts[r], type, r);
-    loom__sched_copy(s, all, (size_t)a->rcounts[0], type, a->rbuf, (size_t)a->rcounts[0], type);
+        loom__sched_send(s, loom__elem(all, off[r], type), off[r + 1] - off[r], type, r);
+    loom__sched_copy(s, all, off[1], type, a->rbuf, off[1], type);
 }
 
 /* Every rank sends block r of its input to rank r, receives its own block from everyone,
@@ -133,13 +133,13 @@ void loom__alg_reduce_scatter_linear(struct loom_sched *s, const struct loom_col
 {
     int n = s->size, me = s->me;
     struct loom_datatype *type = a->stype;
-    size_t *off = offsets(s, a->rcounts);
+    size_t *off = offsets(s, a);
     const void **data = loom__sched_bytes(s, (size_t)n * sizeof *data);
     if (!off || s->nomem)
         return;
     loom__sched_keep_op(s, a->op);
     const void *input = a->in_place ? a->rbuf : a->sbuf;
-    size_t mine = (size_t)a->rcounts[me];
+    size_t mine = off[me + 1] - off[me];
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
     for (int r = 0; r < n; r++) {
         const void *blk = loom__elem(input, off[r], type);
@@ -156,7 +156,7 @@ void loom__alg_reduce_scatter_linear(struct loom_sched *s, const struct loom_col
         void *d = loom__sched_scratch(s, mine, type);
         data[r] = d;
         loom__sched_recv(s, d, mine, type, r);
-        loom__sched_send(s, blk, (size_t)a->rcounts[r], type, r);
+        loom__sched_send(s, blk, off[r + 1] - off[r], type, r);
     }
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
     loom__sched_copy(s, data[n - 1], mine, type, a->rbuf, mine, type);

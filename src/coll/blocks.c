@@ -15,13 +15,13 @@ struct loom_coll_blk loom__coll_rblock(enum loom_coll_kind k, const struct loom_
         break;
     case LOOM_COLL_ALLGATHERV:
     case LOOM_COLL_ALLTOALLV:
-        b.c = (size_t)a->rcounts[r];
-        b.p = loom__elem(a->rbuf, (size_t)a->rdispls[r], a->rtype);
+        b.c = loom__coll_count(a, LOOM_COLL_RECV, r);
+        b.p = loom__elem(a->rbuf, (size_t)loom__coll_displ(a, LOOM_COLL_RECV, r), a->rtype);
         break;
     default: /* alltoallw: byte displacements, a type per peer */
         b.t = a->rtypes[r];
-        b.c = (size_t)a->rcounts[r];
-        b.p = (char *)a->rbuf + a->rdispls[r];
+        b.c = loom__coll_count(a, LOOM_COLL_RECV, r);
+        b.p = (char *)a->rbuf + loom__coll_displ(a, LOOM_COLL_RECV, r);
         break;
     }
     return b;
@@ -37,13 +37,13 @@ struct loom_coll_blk loom__coll_sblock(enum loom_coll_kind k, const struct loom_
         b.p = loom__elem(a->sbuf, (size_t)r * a->scount, a->stype);
         break;
     case LOOM_COLL_ALLTOALLV:
-        b.c = (size_t)a->scounts[r];
-        b.p = loom__elem(a->sbuf, (size_t)a->sdispls[r], a->stype);
+        b.c = loom__coll_count(a, LOOM_COLL_SEND, r);
+        b.p = loom__elem(a->sbuf, (size_t)loom__coll_displ(a, LOOM_COLL_SEND, r), a->stype);
         break;
     default:
         b.t = a->stypes[r];
-        b.c = (size_t)a->scounts[r];
-        b.p = (char *)a->sbuf + a->sdispls[r];
+        b.c = loom__coll_count(a, LOOM_COLL_SEND, r);
+        b.p = (char *)a->sbuf + loom__coll_displ(a, LOOM_COLL_SEND, r);
         break;
     }
     return b;

@@ -20,11 +20,12 @@ int loom__coll_check_null(const char *fn, MPI_Comm comm, const char *what, const
 /* A buffer argument named `what` ("sendbuf"): count >= 0, a usable datatype, not NULL when
  * it holds data, not MPI_IN_PLACE (callers handle the places where it is allowed). */
 int loom__coll_check_buf(const char *fn, MPI_Comm comm, const char *what, const void *buf,
-                         int count, MPI_Datatype type);
-/* The same for a vector argument: counts[] (and displs[] when non-NULL) for every rank;
- * types[] when non-NULL (alltoallw) instead of type. */
+                         MPI_Count count, MPI_Datatype type);
+/* The same for a vector argument: counts[] and displs[] (not NULL) for every rank, int or,
+ * when wide, MPI_Count and MPI_Aint (coll.h); types[] when non-NULL (alltoallw) instead of
+ * type. */
 int loom__coll_check_bufv(const char *fn, MPI_Comm comm, const char *what, const void *buf,
-                          const int counts[], const int displs[], MPI_Datatype type,
+                          const void *counts, const void *displs, int wide, MPI_Datatype type,
                           const MPI_Datatype types[], int size);
 /* root in [0, size). */
 int loom__coll_check_root(const char *fn, MPI_Comm comm, int root, int size);

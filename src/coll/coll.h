@@ -57,18 +57,58 @@ enum loom_coll_alg {
 
 /* Everything a collective call says. Unused fields are 0. Buffers are the user's; "in
  * place" is already resolved per the standard by the entry point (in_place = 1 and sbuf
- * unset where MPI_IN_PLACE was given and is significant). Types are checked and live. */
+ * unset where MPI_IN_PLACE was given and is significant). Types are checked and live.
+ * The arrays of counts and displacements are the user's, of the width the call declares:
+ * int (the int calls: wide = 0) or MPI_Count counts and MPI_Aint displacements (the
+ * big-count MPI_Xxx_c calls: wide = 1); read them only through loom__coll_count and
+ * loom__coll_displ. The v forms' displacements are in elements of the type's extent,
+ * alltoallw's in bytes. Builders read them while they build (persistent and nonblocking
+ * schedules keep no pointer to them); the blocking shm forms while the call runs. */
 struct loom_coll_args {
     const void *sbuf;
     void *rbuf;
     size_t scount, rcount;
     struct loom_datatype *stype, *rtype;
-    const int *scounts, *sdispls, *rcounts, *rdispls;
+    const void *scounts, *sdispls, *rcounts, *rdispls; /* int[] or MPI_Count[] / MPI_Aint[] */
     struct loom_datatype *const *stypes, *const *rtypes; /* alltoallw */
     struct loom_op *op;
     int root;
     int in_place;
+    int wide; /* the arrays above are MPI_Count (counts) and MPI_Aint (displacements) */
 };
+
+/* Element i of an array of counts or displacements of either width. */
+static inline size_t loom__coll_count_at(const void *counts, int wide, size_t i)
+{
+    return wide ? (size_t)((const MPI_Count *)counts)[i] : (size_t)((const int *)counts)[i];
+}
+static inline ptrdiff_t loom__coll_displ_at(const void *displs, int wide, size_t i)
+{
+    return wide ? (ptrdiff_t)((const MPI_Aint *)displs)[i]
+                : (ptrdiff_t)((const int *)displs)[i];
+}
+
+enum loom_coll_side { LOOM_COLL_SEND, LOOM_COLL_RECV };
+/* The count of peer i on one side of a: counts[i] of the v and w forms, else the call's one
+ * count (scount / rcount). */
+static inline size_t loom__coll_count(const struct loom_coll_args *a, enum loom_coll_side side,
+                                      int i)
+{
+    const void *v = side == LOOM_COLL_SEND ? a->scounts : a->rcounts;
+    if (v == NULL)
+        return side == LOOM_COLL_SEND ? a->scount : a->rcount;
+    return loom__coll_count_at(v, a->wide, (size_t)i);
+}
+/* The displacement of peer i's block on one side of a: displs[i] of the v and w forms, else
+ * i blocks of the call's one count (in elements). */
+static inline ptrdiff_t loom__coll_displ(const struct loom_coll_args *a, enum loom_coll_side side,
+                                         int i)
+{
+    const void *v = side == LOOM_COLL_SEND ? a->sdispls : a->rdispls;
+    if (v == NULL)
+        return (ptrdiff_t)i * (ptrdiff_t)(side == LOOM_COLL_SEND ? a->scount : a->rcount);
+    return loom__coll_displ_at(v, a->wide, (size_t)i);
+}
 
 /* Run collective `kind` on c (user handle h) for the calling rank: blocking when req is
  * NULL, else start it and return its request in *req. 0 or a negative loom code; an MPI error

@@ -73,10 +73,10 @@ static void reduce(struct loom_sched *s, const struct pair *p, const struct loom
     }
 }
 
-/* allreduce (counts NULL: the whole vector to everyone) and reduce_scatter (the local
- * group's counts: piece i to local rank i). */
+/* allreduce (counts 0: the whole vector to everyone) and reduce_scatter (counts 1: the local
+ * group's counts a->rcounts, piece i to local rank i). */
 static void reduce_to_group(struct loom_sched *s, const struct pair *p,
-                            const struct loom_coll_args *a, const int *counts)
+                            const struct loom_coll_args *a, int counts)
 {
     size_t n = a->scount;
     struct loom_datatype *type = a->stype;
@@ -85,7 +85,8 @@ static void reduce_to_group(struct loom_sched *s, const struct pair *p,
     loom__sched_send(s, a->sbuf, n, type, p->roff);
     if (p->lrank != 0) {
         loom__sched_round(s, LOOM_ROUND_NONE, 0);
-        loom__sched_recv(s, a->rbuf, counts ? (size_t)counts[p->lrank] : n, type, p->loff);
+        loom__sched_recv(s, a->rbuf, counts ? loom__coll_count(a, LOOM_COLL_RECV, p->lrank) : n,
+                         type, p->loff);
         return;
     }
     /* the local leader: the remote group's data, reduced, then handed out in the same round
@@ -94,7 +95,7 @@ static void reduce_to_group(struct loom_sched *s, const struct pair *p,
     reduce_remote(s, p, result, n, type);
     size_t off = 0;
     for (int i = 0; i < p->L; i++) {
-        size_t c = counts ? (size_t)counts[i] : n;
+        size_t c = counts ? loom__coll_count(a, LOOM_COLL_RECV, i) : n;
         void *piece = counts ? loom__elem(result, off, type) : result;
         if (i == 0 && counts)
             loom__sched_copy(s, piece, c, type, a->rbuf, c, type);
@@ -104,23 +105,15 @@ static void reduce_to_group(struct loom_sched *s, const struct pair *p,
     }
 }
 
-static size_t vcount(const int *counts, size_t count, int r)
-{
-    return counts ? (size_t)counts[r] : count;
-}
-
-static size_t vdispl(const int *displs, size_t count, int r)
-{
-    return displs ? (size_t)displs[r] : (size_t)r * count;
-}
-
 static void gather(struct loom_sched *s, const struct pair *p, const struct loom_coll_args *a)
 {
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
     if (a->root == MPI_ROOT) {
         for (int j = 0; j < p->R; j++)
-            loom__sched_recv(s, loom__elem(a->rbuf, vdispl(a->rdispls, a->rcount, j), a->rtype),
-                             vcount(a->rcounts, a->rcount, j), a->rtype, p->roff + j);
+            loom__sched_recv(s,
+                             loom__elem(a->rbuf, (size_t)loom__coll_displ(a, LOOM_COLL_RECV, j),
+                                        a->rtype),
+                             loom__coll_count(a, LOOM_COLL_RECV, j), a->rtype, p->roff + j);
     } else if (a->root != MPI_PROC_NULL) {
         loom__sched_send(s, a->sbuf, a->scount, a->stype, p->roff + a->root);
     }
@@ -131,8 +124,10 @@ static void scatter(struct loom_sched *s, const struct pair *p, const struct loo
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
     if (a->root == MPI_ROOT) {
         for (int j = 0; j < p->R; j++)
-            loom__sched_send(s, loom__elem(a->sbuf, vdispl(a->sdispls, a->scount, j), a->stype),
-                             vcount(a->scounts, a->scount, j), a->stype, p->roff + j);
+            loom__sched_send(s,
+                             loom__elem(a->sbuf, (size_t)loom__coll_displ(a, LOOM_COLL_SEND, j),
+                                        a->stype),
+                             loom__coll_count(a, LOOM_COLL_SEND, j), a->stype, p->roff + j);
     } else if (a->root != MPI_PROC_NULL) {
         loom__sched_recv(s, a->rbuf, a->rcount, a->rtype, p->roff + a->root);
     }
@@ -189,11 +184,11 @@ struct loom_sched *loom__coll_inter_build(enum loom_coll_kind kind, struct loom_
         reduce(s, &p, a);
         break;
     case LOOM_COLL_ALLREDUCE:
-        reduce_to_group(s, &p, a, NULL);
+        reduce_to_group(s, &p, a, 0);
         break;
     case LOOM_COLL_REDUCE_SCATTER:
     case LOOM_COLL_REDUCE_SCATTER_BLOCK:
-        reduce_to_group(s, &p, a, a->rcounts);
+        reduce_to_group(s, &p, a, 1);
         break;
     case LOOM_COLL_GATHER:
     case LOOM_COLL_GATHERV:

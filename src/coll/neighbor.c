@@ -25,11 +25,13 @@ static struct loom_coll_blk rblock(enum form f, const struct loom_neighbor_args 
                                       a->rcount, a->rtype};
     case ALLGATHERV:
     case ALLTOALLV:
-        return (struct loom_coll_blk){loom__elem(a->rbuf, (size_t)(ptrdiff_t)a->rdispls[i],
-                                                 a->rtype),
-                                      (size_t)a->rcounts[i], a->rtype};
+        return (struct loom_coll_blk){
+            loom__elem(a->rbuf, (size_t)loom__coll_displ_at(a->rdispls, a->wide, (size_t)i),
+                       a->rtype),
+            loom__coll_count_at(a->rcounts, a->wide, (size_t)i), a->rtype};
     default:
-        return at_bytes(a->rbuf, a->rdispls_w[i], (size_t)a->rcounts[i], a->rtypes[i]);
+        return at_bytes(a->rbuf, a->rdispls_w[i],
+                        loom__coll_count_at(a->rcounts, a->wide, (size_t)i), a->rtypes[i]);
     }
 }
 
@@ -44,11 +46,13 @@ static struct loom_coll_blk sblock(enum form f, const struct loom_neighbor_args 
         return (struct loom_coll_blk){loom__elem(a->sbuf, (size_t)i * a->scount, a->stype),
                                       a->scount, a->stype};
     case ALLTOALLV:
-        return (struct loom_coll_blk){loom__elem(a->sbuf, (size_t)(ptrdiff_t)a->sdispls[i],
-                                                 a->stype),
-                                      (size_t)a->scounts[i], a->stype};
+        return (struct loom_coll_blk){
+            loom__elem(a->sbuf, (size_t)loom__coll_displ_at(a->sdispls, a->wide, (size_t)i),
+                       a->stype),
+            loom__coll_count_at(a->scounts, a->wide, (size_t)i), a->stype};
     default:
-        return at_bytes(a->sbuf, a->sdispls_w[i], (size_t)a->scounts[i], a->stypes[i]);
+        return at_bytes(a->sbuf, a->sdispls_w[i],
+                        loom__coll_count_at(a->scounts, a->wide, (size_t)i), a->stypes[i]);
     }
 }
 

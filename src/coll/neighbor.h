@@ -23,16 +23,19 @@ struct loom_datatype;
 /* What a neighbor collective call says (checked by api/neighbor.c). Unused fields are 0.
  * Counts and displacements are indexed by neighbour (indegree for the receive side,
  * outdegree for the send side); the v forms' displacements are in elements of the type's
- * extent, the w form's in bytes. */
+ * extent, the w form's in bytes (MPI_Aint in both the int and the big-count call). Counts
+ * and the v forms' displacements are int, or MPI_Count and MPI_Aint when wide (the
+ * MPI_Xxx_c calls): read through loom__coll_count_at / loom__coll_displ_at (coll/coll.h). */
 struct loom_neighbor_args {
     const void *sbuf;
     void *rbuf;
     size_t scount, rcount;                       /* allgather(v) send; allgather, alltoall */
     struct loom_datatype *stype, *rtype;         /* all but w */
-    const int *scounts, *rcounts;                /* alltoallv, alltoallw; allgatherv rcounts */
-    const int *sdispls, *rdispls;                /* alltoallv; allgatherv rdispls */
+    const void *scounts, *rcounts;               /* alltoallv, alltoallw; allgatherv rcounts */
+    const void *sdispls, *rdispls;               /* alltoallv; allgatherv rdispls */
     const MPI_Aint *sdispls_w, *rdispls_w;       /* alltoallw */
     struct loom_datatype *const *stypes, *const *rtypes; /* alltoallw */
+    int wide;                                    /* MPI_Count counts, MPI_Aint displacements */
 };
 
 /* Builders: the calling rank's schedule of one neighbor collective on c (user handle h, which

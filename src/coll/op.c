@@ -51,7 +51,8 @@ PREDEFINED(loom_mpi_no_op, LOOM_OP_NO_OP, "MPI_NO_OP", 0)
 
 /* ---- life of user operations ---- */
 
-int loom__op_create(MPI_User_function *user_fn, int commutative, struct loom_op **out)
+static int create(MPI_User_function *user_fn, MPI_User_function_c *user_fn_c, int commutative,
+                  struct loom_op **out)
 {
     /* freed by loom__op_release (through the quarantine) when the last reference goes */
     struct loom_op *op = calloc(1, sizeof *op);
@@ -63,9 +64,20 @@ int loom__op_create(MPI_User_function *user_fn, int commutative, struct loom_op 
     op->kind = -1;
     op->commutative = commutative != 0;
     op->user_fn = user_fn;
+    op->user_fn_c = user_fn_c;
     op->name = "user operation";
     *out = op;
     return 0;
+}
+
+int loom__op_create(MPI_User_function *user_fn, int commutative, struct loom_op **out)
+{
+    return create(user_fn, NULL, commutative, out);
+}
+
+int loom__op_create_c(MPI_User_function_c *user_fn_c, int commutative, struct loom_op **out)
+{
+    return create(NULL, user_fn_c, commutative, out);
 }
 
 void loom__op_retain(struct loom_op *op)
@@ -148,11 +160,17 @@ static inline int aligned(const void *p, size_t align)
     return align <= 1 || (uintptr_t)p % align == 0;
 }
 
-/* The user function over count elements, in int-sized pieces. */
+/* The user function over count elements: a big-count function (MPI_Op_create_c) at once, an
+ * int one in pieces of at most INT_MAX elements (its length cannot say more). */
 static void apply_user(const struct loom_op *op, const void *in, void *inout, size_t count,
                        const struct loom_datatype *type)
 {
     MPI_Datatype dt = (MPI_Datatype)type;
+    if (op->user_fn_c) {
+        MPI_Count len = (MPI_Count)count; /* the user function may write it */
+        op->user_fn_c((void *)in, inout, &len, &dt);
+        return;
+    }
     char *a = (char *)in, *b = inout;
     while (count > 0) {
         int piece = count > (size_t)INT_MAX ? INT_MAX : (int)count;

@@ -15,7 +15,8 @@ struct loom_op {
     int predefined;              /* 1 for MPI_SUM etc. */
     int kind;                    /* which predefined operation (op.c's enum), -1 for user ops */
     int commutative;
-    MPI_User_function *user_fn;  /* user operations */
+    MPI_User_function *user_fn;  /* user operations (MPI_Op_create) */
+    MPI_User_function_c *user_fn_c; /* or (MPI_Op_create_c): one of the two is set */
     const char *name;            /* "MPI_SUM", ..., "user operation" */
 };
 
@@ -67,8 +68,12 @@ static inline int loom__op_accumulate_only(const struct loom_op *op)
 }
 
 /* A new user operation with refs = 1 (the user's handle) in *out; 0 or LOOM_ERR_NOMEM.
- * user_fn is not NULL (the API layer checks it). */
+ * user_fn is not NULL (the API layer checks it). loom__op_apply calls it with an int length,
+ * in pieces of at most INT_MAX elements. */
 int loom__op_create(MPI_User_function *user_fn, int commutative, struct loom_op **out);
+/* The same with a big-count function (MPI_Op_create_c): called once with the whole length,
+ * an MPI_Count. */
+int loom__op_create_c(MPI_User_function_c *user_fn_c, int commutative, struct loom_op **out);
 /* MPI_Op_free of a user operation: marks the handle freed (later checks of it fail) and drops
  * the user's reference; collectives in flight keep the object until they release it. */
 void loom__op_free(struct loom_op *op);

@@ -160,8 +160,8 @@ void loom__shm_bcast_publish(struct loom_shm_call *k, struct loom_comm *c,
                              const struct loom_coll_args *a);
 void loom__shm_bcast(struct loom_shm_call *k, const struct loom_coll_args *a);
 int loom__shm_reduce(struct loom_shm_call *k, const struct loom_coll_args *a);
-void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a, int v);
-void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a, int v);
+void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a);
+void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a);
 int loom__shm_allreduce(struct loom_shm_call *k, const struct loom_coll_args *a);
 /* allgather(v) takes its number and publishes itself (its inline contribution first). */
 void loom__shm_allgather_publish(struct loom_shm_call *k, struct loom_comm *c,

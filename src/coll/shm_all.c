@@ -110,8 +110,8 @@ int loom__shm_reduce_scatter(struct loom_shm_call *k, const struct loom_coll_arg
     size_t off[LOOM_SHM_MAX_RANKS + 1];
     off[0] = 0;
     for (int r = 0; r < n; r++)
-        off[r + 1] = off[r] + (size_t)a->rcounts[r];
-    size_t mine = (size_t)a->rcounts[me];
+        off[r + 1] = off[r] + loom__coll_count(a, LOOM_COLL_RECV, r);
+    size_t mine = off[me + 1] - off[me];
     void *raw = NULL, *tmp = NULL;
     if (a->in_place) { /* our rbuf's first block is other members' input */
         tmp = loom__shm_scratch(k->self, mine, type, &raw);

@@ -118,12 +118,13 @@ int loom__shm_reduce(struct loom_shm_call *k, const struct loom_coll_args *a)
     return 0;
 }
 
-void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a, int v)
+void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a)
 {
     int root = a->root, me = k->me;
     const struct loom_coll_args *ra = loom__shm_args(k, root);
-    size_t dcount = v ? (size_t)ra->rcounts[me] : ra->rcount;
-    size_t displ = v ? (size_t)ra->rdispls[me] : (size_t)me * ra->rcount;
+    /* the root's arguments say which form: its counts and displacements, or one count */
+    size_t dcount = loom__coll_count(ra, LOOM_COLL_RECV, me);
+    size_t displ = (size_t)loom__coll_displ(ra, LOOM_COLL_RECV, me);
     void *dst = loom__elem(ra->rbuf, displ, ra->rtype);
     if (me != root) {
         loom__shm_copy(k, dst, dcount, ra->rtype, a->sbuf, a->scount, a->stype, 1);
@@ -141,12 +142,12 @@ void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a, i
     }
 }
 
-void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a, int v)
+void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a)
 {
     int root = a->root, me = k->me;
     const struct loom_coll_args *ra = loom__shm_args(k, root);
-    size_t scount = v ? (size_t)ra->scounts[me] : ra->scount;
-    size_t displ = v ? (size_t)ra->sdispls[me] : (size_t)me * ra->scount;
+    size_t scount = loom__coll_count(ra, LOOM_COLL_SEND, me);
+    size_t displ = (size_t)loom__coll_displ(ra, LOOM_COLL_SEND, me);
     const void *src = loom__elem(ra->sbuf, displ, ra->stype);
     if (me != root || !a->in_place)
         loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, src, scount, ra->stype, 0);
