@@ -152,8 +152,7 @@ static struct loom_bsend *comm_owner(struct loom_comm *c, int create)
     if (nb == NULL)
         return NULL;
     /* release: a thread that loads the pointer (acquire) sees the owner initialized */
-    if (!atomic_compare_exchange_strong_explicit(&c->bsend, &b, nb, memory_order_acq_rel,
-                                                 memory_order_acquire)) {
+    if (!loom__cas_acq_rel(&c->bsend, &b, nb)) {
         loom__bsend_release(nb); /* another thread of the rank installed one first: b */
         return b;
     }

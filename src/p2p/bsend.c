@@ -94,10 +94,18 @@ void loom__bsend_release(struct loom_bsend *b)
 struct loom_bsend *loom__bsend_rank(int create)
 {
     struct loom_rank *r = loom__self;
-    if (r->p2p == NULL && create) /* the rank's own threads only: they order this themselves
-                                     through MPI_Buffer_attach's contract */
-        r->p2p = loom__bsend_new();
-    return r->p2p;
+    void *b = loom__load_acquire(&r->p2p);
+    if (b != NULL || !create)
+        return b;
+    struct loom_bsend *nb = loom__bsend_new();
+    if (nb == NULL)
+        return NULL;
+    /* release: a thread of the rank that loads the pointer (acquire) sees it initialized */
+    if (!loom__cas_acq_rel(&r->p2p, &b, (void *)nb)) {
+        loom__bsend_release(nb); /* another thread of the rank installed one first: b */
+        return b;
+    }
+    return nb;
 }
 
 int loom__bsend_attached(struct loom_bsend *b)
@@ -268,7 +276,9 @@ int loom__bsend_start(const struct loom_request *s, struct loom_bsend *comm_b,
      * orders its attaches and detaches before the sends that must see them). */
     struct loom_bsend *b = loom__bsend_attached(comm_b)      ? comm_b
                            : loom__bsend_attached(session_b) ? session_b
-                                                             : loom__self->p2p;
+                                                             : NULL;
+    if (b == NULL)
+        b = loom__load_acquire(&loom__self->p2p);
     size_t bytes = loom__dt_stream_size(s->type, s->count);
     /* A segment costs exactly bytes + MPI_BSEND_OVERHEAD, so that a buffer sized by the
      * standard's formula (sum of Pack_size + MPI_BSEND_OVERHEAD) holds its messages. The
@@ -287,15 +297,23 @@ int loom__bsend_start(const struct loom_request *s, struct loom_bsend *comm_b,
     seg->heap = NULL;
     char *data;
     loom__lock(&b->lock);
-    if (b->automatic) { /* its own block: allocated under the lock only so that a detach in
-                           between cannot be missed; malloc is thread-safe and short */
-        seg->heap = malloc(bytes ? bytes : 1); /* freed by give_back */
+    while (b->automatic && seg->heap == NULL) { /* its own block, allocated outside the lock
+                                                   (a large one is an mmap); then look again:
+                                                   a detach may have come in between */
+        loom__unlock(&b->lock);
+        seg->heap = malloc(bytes ? bytes : 1); /* freed by give_back (or just below) */
         if (seg->heap == NULL) {
-            loom__unlock(&b->lock);
             free(seg);
             free(r);
             return LOOM_ERR_NOMEM;
         }
+        loom__lock(&b->lock);
+    }
+    if (!b->automatic && seg->heap != NULL) { /* detached meanwhile: no block after all */
+        free(seg->heap); /* free() under our lock: a leaf, never takes this lock */
+        seg->heap = NULL;
+    }
+    if (b->automatic) {
         seg->off = seg->len = 0;
         seg->next = b->used;
         b->used = seg;
@@ -340,6 +358,5 @@ int loom__bsend_start(const struct loom_request *s, struct loom_bsend *comm_b,
 void loom__bsend_rank_fini(void)
 {
     struct loom_rank *r = loom__self;
-    loom__bsend_release(r->p2p);
-    r->p2p = NULL;
+    loom__bsend_release(atomic_exchange_explicit(&r->p2p, NULL, memory_order_acq_rel));
 }
