@@ -107,8 +107,9 @@ void loom__comm_handle_free(struct loom_comm *c)
     c->info = NULL;
     loom__vtopo_release(c->topo);
     c->topo = NULL;
-    /* Buffers: the caller detached an attached one (MPI_Comm_free waits for it); a send still
-     * in flight holds its own reference on the owner. */
+    /* Buffers: MPI_Comm_free detached an attached one first (and waited for its messages);
+     * at the end of the rank nothing waits. A send still in flight holds its own reference
+     * on the owner, so releasing the handle's never frees memory a send uses. */
     loom__bsend_release(atomic_load_explicit(&c->bsend, memory_order_acquire));
     atomic_store_explicit(&c->bsend, NULL, memory_order_relaxed);
     loom__bsend_release(c->session_bsend);
