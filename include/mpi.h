@@ -84,6 +84,8 @@ typedef struct MPI_Status {
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
 #define MPI_IN_PLACE ((void *)-1)
 #define MPI_BOTTOM ((void *)0)
+/* MPI 4.1: attached in place of a buffer, buffered sends get room allocated as they need it */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
 
 /* results of MPI_Comm_compare / MPI_Group_compare */
 #define MPI_IDENT 0

@@ -3,6 +3,7 @@
  * comm/create_group.c; this file checks arguments and turns results into MPI errors. */
 #include "api/api.h"
 #include "comm/comm.h"
+#include "p2p/bsend.h"
 #include "comm/split_hw.h"
 #include "p2p/p2p.h"
 
@@ -246,6 +247,10 @@ int loom__mpi_comm_free(MPI_Comm *comm)
         return loom__api_error(*comm, fn, cls,
                                "an attribute delete callback returned error %d", rc);
     }
+    /* A buffer still attached to the handle is detached, as MPI_Comm_detach_buffer does:
+     * once MPI_Comm_free returns, its messages have left it and the program may reuse it
+     * (docs/p2p.md says why loom waits here). */
+    loom__bsend_drain(atomic_load_explicit(&c->bsend, memory_order_acquire));
     loom__comm_handle_free(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;

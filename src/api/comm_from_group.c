@@ -6,6 +6,7 @@
 #include <string.h>
 #include "api/api.h"
 #include "comm/comm.h"
+#include "p2p/bsend.h"
 
 #define ERR(fn, cls, ...) loom__api_error(MPI_COMM_WORLD, fn, cls, __VA_ARGS__)
 
@@ -40,6 +41,17 @@ static int check_member(const char *fn, const char *what, MPI_Group g)
     return MPI_SUCCESS;
 }
 
+/* A communicator made from a group derived from a session derives from that session: its
+ * buffered sends use the session's buffer when it has none of its own (MPI 4.1 section 3.6).
+ * c is new and not yet returned. */
+static void derive_session(struct loom_comm *c, struct loom_group *g)
+{
+    if (g->session_bsend == NULL || c->session_bsend != NULL)
+        return;
+    loom__bsend_retain(g->session_bsend);
+    c->session_bsend = g->session_bsend;
+}
+
 int loom__mpi_comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
                                      MPI_Errhandler errhandler, MPI_Comm *newcomm)
 {
@@ -63,6 +75,7 @@ int loom__mpi_comm_create_from_group(MPI_Group group, const char *stringtag, MPI
         *newcomm = MPI_COMM_NULL;
         return loom__api_error_code(MPI_COMM_WORLD, fn, rc);
     }
+    derive_session(c, group);
     *newcomm = c;
     return MPI_SUCCESS;
 }
@@ -103,6 +116,7 @@ int loom__mpi_intercomm_create_from_groups(MPI_Group local_group, int local_lead
         *newintercomm = MPI_COMM_NULL;
         return loom__api_error_code(MPI_COMM_WORLD, fn, rc);
     }
+    derive_session(c, local_group);
     *newintercomm = c;
     return MPI_SUCCESS;
 }

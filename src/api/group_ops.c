@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "api/api.h"
 #include "comm/comm.h"
+#include "p2p/bsend.h"
 
 static struct loom_group *get_group(MPI_Group g, const char *fn, int *rc)
 {
@@ -43,6 +44,18 @@ static int check_ranks(const char *fn, struct loom_group *g, int n, const int *r
 }
 
 /* The common tail: turn the internal result into the output handle. */
+/* A group made from a, b (NULL when one operand) derives from the session the first of them
+ * derives from (MPI 4.1 section 3.6: its communicators' buffered sends use that session's
+ * buffer); ng is new and nobody else sees it yet. */
+static void derive(struct loom_group *ng, const struct loom_group *a, const struct loom_group *b)
+{
+    struct loom_bsend *sb = a->session_bsend ? a->session_bsend : b ? b->session_bsend : NULL;
+    if (sb == NULL || ng == NULL || ng->size == 0) /* MPI_GROUP_EMPTY is everyone's */
+        return;
+    loom__bsend_retain(sb);
+    ng->session_bsend = sb;
+}
+
 static int finish(const char *fn, int rc, struct loom_group *ng, MPI_Group *newgroup)
 {
     if (rc != 0)
@@ -64,6 +77,8 @@ static int incl_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgr
         return rc;
     struct loom_group *ng = NULL;
     rc = excl ? loom__group_excl(g, n, ranks, &ng) : loom__group_incl(g, n, ranks, &ng);
+    if (rc == 0)
+        derive(ng, g, NULL);
     return finish(fn, rc, ng, newgroup);
 }
 
@@ -142,6 +157,8 @@ static int range_incl_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *n
     struct loom_group *ng = NULL;
     rc = excl ? loom__group_excl(g, k, list, &ng) : loom__group_incl(g, k, list, &ng);
     free(list);
+    if (rc == 0)
+        derive(ng, g, NULL);
     return finish(fn, rc, ng, newgroup);
 }
 
@@ -175,6 +192,8 @@ static int set_op(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup, enum set_op o
     rc = op == UNION          ? loom__group_union(a, b, &ng)
          : op == INTERSECTION ? loom__group_intersection(a, b, &ng)
                               : loom__group_difference(a, b, &ng);
+    if (rc == 0)
+        derive(ng, a, b);
     return finish(fn, rc, ng, newgroup);
 }
 

@@ -70,6 +70,14 @@ int loom__p2p_request_error(const char *fn, struct loom_request *r);
 void loom__p2p_mark_done(struct loom_request *r, MPI_Comm comm, int source);
 /* A heap request complete at birth (sends to MPI_PROC_NULL, buffered sends). */
 struct loom_request *loom__p2p_done_request(MPI_Comm comm, int source);
+/* Buffered sends and their buffers (api/p2p_bsend.c). */
+struct loom_bsend;
+/* Start the buffered send s (filled) on c (NULL: only the rank's buffer) in the buffer it uses
+ * (p2p/bsend.h); MPI_SUCCESS or the class reported for fn through s->comm. */
+int loom__api_bsend_start(const char *fn, const struct loom_request *s, struct loom_comm *c);
+/* Set r (a new LOOM_REQ_FLUSH request, not yet returned) to complete once every buffered send
+ * started on b so far has left its buffer; at once when none. 0 or LOOM_ERR_NOMEM. */
+int loom__api_buffer_iflush_start(struct loom_bsend *b, struct loom_request *r);
 /* Start a buffered send (api/p2p_bsend.c): MPI_SUCCESS or the reported class. */
 int loom__api_bsend(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
                     int tag, MPI_Comm comm);

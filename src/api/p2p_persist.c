@@ -112,14 +112,15 @@ static int start(const char *fn, MPI_Request *request)
     if (r->kind == LOOM_REQ_RECV) {
         rc = loom__p2p_start_recv(r);
     } else if (r->mode == LOOM_SEND_BUFFERED) {
-        rc = loom__bsend_start(r);
-        if (rc == 0)
-            complete_now(r, MPI_ANY_SOURCE);
-        else if (rc == LOOM_ERR_BUFFER) {
+        /* the buffer of the communicator as it is now (resolved at each start: one may be
+         * attached or detached between starts) */
+        int cls = loom__api_bsend_start(fn, r, loom__comm_resolve(r->comm));
+        if (cls != MPI_SUCCESS) { /* reported */
             r->active = 0;
-            return loom__api_error(r->comm, fn, MPI_ERR_BUFFER,
-                                   "no room in the attached buffer");
+            return cls;
         }
+        complete_now(r, MPI_ANY_SOURCE);
+        return MPI_SUCCESS;
     } else {
         rc = loom__p2p_start_send(r);
     }

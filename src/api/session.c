@@ -16,6 +16,7 @@
  * raise it on: fatal until the rank's layers are up); any other error of a call on a valid
  * session goes to that session's handler; MPI_Session_init's own errors go to its
  * errhandler argument. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +27,8 @@
 #include "comm/comm.h"
 #include "comm/errhandler.h"
 #include "core/quarantine.h"
+#include "p2p/bsend.h"
+#include "api/p2p_args.h"
 #include "topo/topo.h"
 
 struct loom_session {
@@ -36,6 +39,11 @@ struct loom_session {
     struct loom_errhandler *errh;    /* a reference, never NULL; under lock */
     struct loom_info *info;          /* the hints given and the thread level provided;
                                         read-only between init and finalize */
+    struct loom_bsend *bsend;        /* the buffer owner of MPI_Session_attach_buffer
+                                        (p2p/bsend.h), made at init, read-only pointer; the
+                                        groups and communicators derived from the session
+                                        hold references on it, so it outlives the session
+                                        (detached at finalize) */
 };
 
 /* The process sets a rank sees: "mpi://WORLD", "mpi://SELF", then "hwloc://<Type>" for
@@ -198,11 +206,13 @@ int loom__mpi_session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session
     /* freed by MPI_Session_finalize (its memory through the quarantine) */
     struct loom_session *s = calloc(1, sizeof *s);
     struct loom_info *used = info != MPI_INFO_NULL ? loom__info_dup(info) : loom__info_new();
-    if (s == NULL || used == NULL ||
+    struct loom_bsend *bsend = loom__bsend_new(); /* released at finalize */
+    if (s == NULL || used == NULL || bsend == NULL ||
         loom__info_set(used, "thread_level", "MPI_THREAD_MULTIPLE") != 0) {
         free(s);
         if (used)
             loom__info_free(used);
+        loom__bsend_release(bsend);
         loom__api_rank_leave_session();
         return raise_with(errhandler, MPI_SESSION_NULL, fn, MPI_ERR_NO_MEM, "out of memory");
     }
@@ -213,6 +223,7 @@ int loom__mpi_session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session
     loom__errhandler_retain(errhandler);
     s->errh = errhandler;
     s->info = used;
+    s->bsend = bsend;
     *session = s;
     return MPI_SUCCESS;
 }
@@ -227,6 +238,13 @@ int loom__mpi_session_finalize(MPI_Session *session)
     /* One finalize takes the session: a second, from another thread, finds it closed. */
     if (s == NULL || loom__exchange_acq_rel(&s->open, 0) != 1)
         return BAD_SESSION(fn);
+    /* Its buffer, if still attached, is detached as MPI_Session_detach_buffer does (the
+     * program completed its buffered sends before finalizing: this waits for them to leave
+     * it). Communicators derived from the session may outlive it: they keep the owner, with
+     * nothing attached. */
+    loom__bsend_drain(s->bsend);
+    loom__bsend_release(s->bsend);
+    s->bsend = NULL;
     loom__errhandler_release(s->errh);
     loom__info_free(s->info);
     pthread_mutex_destroy(&s->lock);
@@ -368,6 +386,8 @@ int loom__mpi_group_from_session_pset(MPI_Session session, const char *pset_name
     for (int w = 0, k = 0; w < loom__job.nranks; w++) /* in world rank order */
         if (pset_has(&l, i, w))
             g->world[k++] = w;
+    loom__bsend_retain(s->bsend); /* the group derives from s (MPI 4.1 section 3.6) */
+    g->session_bsend = s->bsend;
     *newgroup = g;
     return MPI_SUCCESS;
 }
@@ -448,5 +468,100 @@ int loom__mpi_session_call_errhandler(MPI_Session session, int errorcode)
     if (loom__api_error_text(errorcode, text) < 0)
         snprintf(text, sizeof text, "not an MPI error code");
     session_error(s, fn, errorcode, "error %d: %s", errorcode, text);
+    return MPI_SUCCESS;
+}
+
+/* ---- the session's buffer for buffered sends (MPI 4.1 section 3.6; p2p/bsend.h) -------- */
+
+int loom__mpi_session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+{
+    static const char fn[] = "MPI_Session_attach_buffer";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_session *s = session_arg(fn, session, &rc);
+    if (s == NULL)
+        return rc;
+    if (buffer != MPI_BUFFER_AUTOMATIC) { /* else size is ignored */
+        if (size < 0)
+            return session_error(s, fn, MPI_ERR_ARG, "size %lld is negative", (long long)size);
+        if (buffer == NULL && size > 0)
+            return session_error(s, fn, MPI_ERR_BUFFER, "buffer is NULL");
+    }
+    if (loom__bsend_attach(s->bsend, buffer, (size_t)size) != 0)
+        return session_error(s, fn, MPI_ERR_BUFFER, "a buffer is already attached to the session");
+    return MPI_SUCCESS;
+}
+
+static int session_detach(MPI_Session session, const char *fn, void *buffer_addr, void *size,
+                          int wide)
+{
+    int rc;
+    struct loom_session *s = session_arg(fn, session, &rc);
+    if (s == NULL)
+        return rc;
+    if (buffer_addr == NULL || size == NULL)
+        return session_error(s, fn, MPI_ERR_ARG, "%s is NULL",
+                             buffer_addr == NULL ? "buffer_addr" : "size");
+    void *buf;
+    size_t len;
+    rc = loom__bsend_detach(s->bsend, &buf, &len, wide ? (size_t)LLONG_MAX : (size_t)INT_MAX);
+    if (rc == LOOM_ERR_BUFFER)
+        return session_error(s, fn, MPI_ERR_BUFFER, "no buffer is attached to the session");
+    if (rc == LOOM_ERR_ARG)
+        return session_error(s, fn, MPI_ERR_VALUE_TOO_LARGE,
+                             "the attached buffer's size is above %d (use the _c form)",
+                             INT_MAX);
+    *(void **)buffer_addr = buf;
+    if (wide)
+        *(MPI_Count *)size = (MPI_Count)len;
+    else
+        *(int *)size = (int)len;
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    LOOM_API_ENTER("MPI_Session_detach_buffer");
+    return session_detach(session, "MPI_Session_detach_buffer", buffer_addr, size, 0);
+}
+
+int loom__mpi_session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
+{
+    LOOM_API_ENTER("MPI_Session_detach_buffer_c");
+    return session_detach(session, "MPI_Session_detach_buffer_c", buffer_addr, size, 1);
+}
+
+int loom__mpi_session_flush_buffer(MPI_Session session)
+{
+    static const char fn[] = "MPI_Session_flush_buffer";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_session *s = session_arg(fn, session, &rc);
+    if (s == NULL)
+        return rc;
+    loom__bsend_flush(s->bsend);
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Session_iflush_buffer";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_session *s = session_arg(fn, session, &rc);
+    if (s == NULL)
+        return rc;
+    if (request == NULL)
+        return session_error(s, fn, MPI_ERR_ARG, "request is NULL");
+    struct loom_request *r = loom__req_new(LOOM_REQ_FLUSH);
+    if (r == NULL)
+        return session_error(s, fn, MPI_ERR_NO_MEM, "out of memory");
+    r->comm = MPI_COMM_SELF; /* a request's errors go to a communicator: the rank's own */
+    loom__p2p_status_empty(&r->status, MPI_ANY_SOURCE);
+    if (loom__api_buffer_iflush_start(s->bsend, r) != 0) {
+        loom__req_discard(r);
+        return session_error(s, fn, MPI_ERR_NO_MEM, "out of memory");
+    }
+    *request = r;
     return MPI_SUCCESS;
 }

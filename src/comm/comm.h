@@ -22,6 +22,7 @@
 
 struct loom_p2p_ctx;
 struct loom_attr_list;
+struct loom_bsend;
 struct loom_vtopo;
 
 /* An ordered set of world ranks. Immutable once built; shared by reference. */
@@ -30,6 +31,10 @@ struct loom_group {
     _Atomic int refs;     /* handles + communicators using it; freed at 0 (never for EMPTY) */
     int size;
     int *world;           /* [size] world rank of each group rank */
+    struct loom_bsend *session_bsend; /* a group made by one rank from a session's process
+                                         set (or from such groups): that session's buffer
+                                         owner (p2p/bsend.h), a reference; NULL otherwise.
+                                         Set before the handle is returned, read-only */
 };
 
 /* A sense-reversing rendezvous of the members of one communicator. Used to create
@@ -97,6 +102,16 @@ struct loom_comm {
                                          member starts them in the same order, so the count
                                          is the same on all members and makes the tag of the
                                          next one; owning rank's threads only (relaxed) */
+    /* Buffered sends (p2p/bsend.h, MPI 4.1 section 3.6). bsend: the buffer owner of
+     * MPI_Comm_attach_buffer, made at the first attach and installed with a release
+     * compare-and-swap (two threads of the rank may attach at once), read with acquire by
+     * every buffered send on the handle; the owner's lock orders its attach, detach and
+     * sends; freed with the handle. session_bsend: the owner of the session the handle
+     * derives from (MPI_Comm_create_from_group on a group from a session, and the
+     * communicators made from such a handle), a reference, set before the handle is
+     * returned, read-only; NULL for the world model's communicators. */
+    struct loom_bsend *_Atomic bsend;
+    struct loom_bsend *session_bsend;
     pthread_mutex_t attr_lock;        /* threads of the owning rank may use one handle at
                                          once: protects attrs, info and name. Lock order:
                                          attr_lock, then an info's lock. Never held

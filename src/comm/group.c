@@ -10,8 +10,9 @@
 #include "core/atomic.h"
 #include "core/quarantine.h"
 #include "core/rank.h"
+#include "p2p/bsend.h"
 
-struct loom_group loom_mpi_group_empty = {{LOOM_MAGIC_GROUP, 0}, 1, 0, NULL};
+struct loom_group loom_mpi_group_empty = {{LOOM_MAGIC_GROUP, 0}, 1, 0, NULL, NULL};
 
 struct loom_group *loom__group_new(int size)
 {
@@ -51,6 +52,8 @@ void loom__group_release(struct loom_group *g)
         return;
     /* acq_rel: the last release sees every other holder's reads done before it frees */
     if (loom__fetch_sub_acq_rel(&g->refs, 1) == 1) {
+        loom__bsend_release(g->session_bsend);
+        g->session_bsend = NULL;
         free(g->world);
         g->world = NULL;
         g->size = 0;

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/quarantine.h"
 #include "core/rank.h"
+#include "p2p/bsend.h"
 
 struct loom_comm loom_mpi_comm_world = {
     .obj = {LOOM_MAGIC_COMM},
@@ -79,6 +80,11 @@ int loom__comm_handle_new(struct loom_comm_shared *sh, int rank, struct loom_com
     c->rank = rank;
     c->errh = parent ? parent->errh : &loom_mpi_errors_are_fatal;
     loom__errhandler_retain(c->errh);
+    /* A communicator made from one derived from a session derives from it too (its buffer
+     * serves the new one's buffered sends); the parent's own attached buffer does not. */
+    c->session_bsend = parent ? parent->session_bsend : NULL;
+    if (c->session_bsend)
+        loom__bsend_retain(c->session_bsend);
     pthread_mutex_init(&c->attr_lock, NULL);
     *out = c;
     return 0;
@@ -101,6 +107,13 @@ void loom__comm_handle_free(struct loom_comm *c)
     c->info = NULL;
     loom__vtopo_release(c->topo);
     c->topo = NULL;
+    /* Buffers: MPI_Comm_free detached an attached one first (and waited for its messages);
+     * at the end of the rank nothing waits. A send still in flight holds its own reference
+     * on the owner, so releasing the handle's never frees memory a send uses. */
+    loom__bsend_release(atomic_load_explicit(&c->bsend, memory_order_acquire));
+    atomic_store_explicit(&c->bsend, NULL, memory_order_relaxed);
+    loom__bsend_release(c->session_bsend);
+    c->session_bsend = NULL;
     struct loom_comm *all = c->all;
     loom__quarantine_put(c, release_handle); /* marks it freed first */
     if (sh) /* NULL: freed before its MPI_Comm_idup completed (erroneous) */

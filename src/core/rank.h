@@ -54,7 +54,10 @@ struct loom_rank {
     /* Per-rank state of the upper layers, set at MPI_Init by those layers; own thread. */
     struct loom_comm *world;       /* this rank's MPI_COMM_WORLD */
     struct loom_comm *self;        /* this rank's MPI_COMM_SELF */
-    void *p2p;                     /* bsend state (p2p/bsend.c), under its lock */
+    void *_Atomic p2p;             /* the rank's buffer owner, struct loom_bsend
+                                      (p2p/bsend.c): installed once by a compare-and-swap
+                                      (release), read with acquire; its fields under the
+                                      owner's lock */
     struct loom_task_worker worker; /* the rank thread as a task worker (own thread) */
     int home_queue;                /* its home queue: where tasks working for it go */
     struct loom_progress *progress; /* its progress threads (core/progress.c), or NULL */

@@ -37,8 +37,8 @@ enum loom_req_kind {
     LOOM_REQ_PRECV, /* ... or receive's channel; completes when every partition has moved */
     LOOM_REQ_PAIR, /* MPI_Isendrecv(_replace): completed by the last of its send and its
                       receive (api/p2p_isendrecv.c) */
-    LOOM_REQ_FLUSH, /* MPI_Buffer_iflush: completed when the older buffered sends have left
-                       the rank's buffer (p2p/bsend.c) */
+    LOOM_REQ_FLUSH, /* MPI_Buffer_iflush and the communicator's and session's: completed when
+                       the older buffered sends have left the owner's buffer (p2p/bsend.c) */
 };
 
 enum loom_send_mode { LOOM_SEND_STANDARD = 0, LOOM_SEND_SYNC, LOOM_SEND_READY,

@@ -39,6 +39,15 @@ int main(int argc, char **argv)
             MPI_Send_init(NULL, 2, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
         else if (!strcmp(what, "iprobe"))
             MPI_Iprobe(size + 3, 0, MPI_COMM_WORLD, &flag, &st);
+        else if (!strcmp(what, "comm_attach")) { /* a second buffer on MPI_COMM_WORLD */
+            MPI_Comm_attach_buffer(MPI_COMM_WORLD, MPI_BUFFER_AUTOMATIC, 0);
+            MPI_Comm_attach_buffer(MPI_COMM_WORLD, buf, (int)sizeof buf);
+        } else if (!strcmp(what, "session_detach")) { /* nothing attached to the session */
+            MPI_Session s;
+            void *got;
+            MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &s);
+            MPI_Session_detach_buffer(s, &got, &flag);
+        }
         fprintf(stderr, "fatal.c: the bad call (%s) returned\n", what);
         return 3;
     }
