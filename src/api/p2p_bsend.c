@@ -53,9 +53,8 @@ int loom__api_buffer_iflush_start(struct loom_bsend *b, struct loom_request *r)
 
 /* ---- the rank's buffer ---------------------------------------------------------------- */
 
-int loom__mpi_buffer_attach_c(void *buffer, MPI_Count size)
+int loom__mpi_buffer_attach_c(const char *fn, void *buffer, MPI_Count size)
 {
-    static const char fn[] = "MPI_Buffer_attach";
     LOOM_API_ENTER(fn);
     int rc = attach_check(MPI_COMM_WORLD, fn, buffer, size);
     if (rc != MPI_SUCCESS)
@@ -159,9 +158,8 @@ static struct loom_bsend *comm_owner(struct loom_comm *c, int create)
     return nb;
 }
 
-int loom__mpi_comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
+int loom__mpi_comm_attach_buffer_c(const char *fn, MPI_Comm comm, void *buffer, MPI_Count size)
 {
-    static const char fn[] = "MPI_Comm_attach_buffer";
     LOOM_API_ENTER(fn);
     int rc = MPI_SUCCESS;
     struct loom_comm *c = get_comm(comm, fn, &rc);

@@ -473,9 +473,9 @@ int loom__mpi_session_call_errhandler(MPI_Session session, int errorcode)
 
 /* ---- the session's buffer for buffered sends (MPI 4.1 section 3.6; p2p/bsend.h) -------- */
 
-int loom__mpi_session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+int loom__mpi_session_attach_buffer_c(const char *fn, MPI_Session session, void *buffer,
+                                      MPI_Count size)
 {
-    static const char fn[] = "MPI_Session_attach_buffer";
     LOOM_API_ENTER(fn);
     int rc;
     struct loom_session *s = session_arg(fn, session, &rc);
