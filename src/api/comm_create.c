@@ -227,10 +227,9 @@ int loom__mpi_comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Com
     return MPI_SUCCESS;
 }
 
-int loom__mpi_comm_free(MPI_Comm *comm)
+/* MPI_Comm_free, and MPI_Comm_disconnect (collective) when `disconnect`. */
+static int release(const char *fn, MPI_Comm *comm, int disconnect)
 {
-    LOOM_API_ENTER("MPI_Comm_free");
-    const char *fn = "MPI_Comm_free";
     if (comm == NULL)
         return loom__api_error(MPI_COMM_NULL, fn, MPI_ERR_ARG, "comm is NULL");
     int rc = MPI_SUCCESS;
@@ -238,9 +237,15 @@ int loom__mpi_comm_free(MPI_Comm *comm)
     if (c == NULL)
         return rc;
     if (c->is_predefined)
-        return loom__api_error(*comm, fn, MPI_ERR_COMM, "%s cannot be freed",
+        return loom__api_error(*comm, fn, MPI_ERR_COMM, "%s cannot be %s",
                                loom__comm_user_handle(c) == MPI_COMM_SELF ? "MPI_COMM_SELF"
-                                                                          : "MPI_COMM_WORLD");
+                                                                          : "MPI_COMM_WORLD",
+                               disconnect ? "disconnected" : "freed");
+    /* A disconnect returns once every member has called it: every message of the program on
+     * the communicator has then been sent and received or is being moved by a request that
+     * completes on its own, as after MPI_Comm_free (MPI 4.1, 11.10.4). */
+    if (disconnect && (rc = loom__mpi_barrier(*comm)) != MPI_SUCCESS)
+        return rc;
     rc = loom__attr_delete_all(c);
     if (rc != 0) {
         int cls = rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER;
@@ -253,5 +258,28 @@ int loom__mpi_comm_free(MPI_Comm *comm)
     loom__bsend_drain(atomic_load_explicit(&c->bsend, memory_order_acquire));
     loom__comm_handle_free(c);
     *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_comm_free(MPI_Comm *comm)
+{
+    LOOM_API_ENTER("MPI_Comm_free");
+    return release("MPI_Comm_free", comm, 0);
+}
+
+int loom__mpi_comm_disconnect(MPI_Comm *comm)
+{
+    LOOM_API_ENTER("MPI_Comm_disconnect");
+    return release("MPI_Comm_disconnect", comm, 1);
+}
+
+/* loom starts no processes: no rank has a parent (MPI 4.1, 11.8.2: MPI_COMM_NULL then). */
+int loom__mpi_comm_get_parent(MPI_Comm *parent)
+{
+    LOOM_API_ENTER("MPI_Comm_get_parent");
+    if (parent == NULL)
+        return loom__api_error(MPI_COMM_WORLD, "MPI_Comm_get_parent", MPI_ERR_ARG,
+                               "parent is NULL");
+    *parent = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
