@@ -11,8 +11,4 @@ foreach(v "" .inline .thread)
     set_tests_properties(bigcount_dt_threads${v}.np${np} PROPERTIES LABELS "mpi;thread")
   endforeach()
 endforeach()
-# One thread and 4 GiB of buffers: nothing for ThreadSanitizer to see, and its shadow of that
-# much memory (four times as much) would not fit the machine.
-if(NOT LOOM_SANITIZE STREQUAL "thread")
-  bigcount_huge_test(bigcount_dt_pack_huge SOURCES dt_pack_huge.c NP 1)
-endif()
+bigcount_huge_test(bigcount_dt_pack_huge SOURCES dt_pack_huge.c NP 1)
