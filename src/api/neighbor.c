@@ -62,11 +62,13 @@ static int neighbor(const char *fn, enum form f, const void *sendbuf, MPI_Count 
                     const void *sendcounts, const void *sdispls, MPI_Datatype sendtype,
                     const MPI_Datatype sendtypes[], void *recvbuf, MPI_Count recvcount,
                     const void *recvcounts, const void *rdispls, MPI_Datatype recvtype,
-                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request,
-                    enum loom_coll_mode mode, int wide)
+                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request, enum loom_coll_mode mode, int wide)
 {
     struct loom_comm *c;
-    int rc = loom__topo_get(fn, comm, 0, &c);
+    int rc = mode == LOOM_COLL_PERSISTENT ? loom__coll_check_info(fn, comm, info) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = loom__topo_get(fn, comm, 0, &c);
     if (rc != MPI_SUCCESS)
         return rc;
     int nin, nout;
@@ -127,7 +129,7 @@ int loom__mpi_neighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Coun
 {
     LOOM_API_ENTER(fn);
     return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL,
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL, NULL,
                     LOOM_COLL_BLOCKING, 1);
 }
 
@@ -136,10 +138,8 @@ int loom__mpi_ineighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Cou
                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER(fn);
-    if (request == NULL) /* NULL means blocking below */
-        return loom__coll_check_request(fn, comm, request);
     return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL,
                     request, LOOM_COLL_NONBLOCKING, 1);
 }
 
@@ -149,7 +149,7 @@ int loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Dataty
 {
     LOOM_API_ENTER("MPI_Neighbor_allgatherv");
     return neighbor("MPI_Neighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm, MPI_INFO_NULL,
                     NULL, LOOM_COLL_BLOCKING, 0);
 }
 
@@ -159,7 +159,7 @@ int loom__mpi_neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MP
 {
     LOOM_API_ENTER("MPI_Neighbor_allgatherv_c");
     return neighbor("MPI_Neighbor_allgatherv_c", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm, MPI_INFO_NULL,
                     NULL, LOOM_COLL_BLOCKING, 1);
 }
 
@@ -168,10 +168,8 @@ int loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datat
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_allgatherv");
-    if (request == NULL)
-        return loom__coll_check_request("MPI_Ineighbor_allgatherv", comm, request);
     return neighbor("MPI_Ineighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm, MPI_INFO_NULL,
                     request, LOOM_COLL_NONBLOCKING, 0);
 }
 
@@ -181,10 +179,8 @@ int loom__mpi_ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_allgatherv_c");
-    if (request == NULL)
-        return loom__coll_check_request("MPI_Ineighbor_allgatherv_c", comm, request);
     return neighbor("MPI_Ineighbor_allgatherv_c", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm, MPI_INFO_NULL,
                     request, LOOM_COLL_NONBLOCKING, 1);
 }
 
@@ -194,7 +190,7 @@ int loom__mpi_neighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count
 {
     LOOM_API_ENTER(fn);
     return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, NULL,
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL, NULL,
                     LOOM_COLL_BLOCKING, 1);
 }
 
@@ -203,10 +199,8 @@ int loom__mpi_ineighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Coun
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER(fn);
-    if (request == NULL)
-        return loom__coll_check_request(fn, comm, request);
     return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm,
+                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL,
                     request, LOOM_COLL_NONBLOCKING, 1);
 }
 
@@ -216,7 +210,7 @@ int loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], co
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallv");
     return neighbor("MPI_Neighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
-                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, MPI_INFO_NULL,
                     NULL, LOOM_COLL_BLOCKING, 0);
 }
 
@@ -227,7 +221,7 @@ int loom__mpi_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcoun
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallv_c");
     return neighbor("MPI_Neighbor_alltoallv_c", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
-                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, MPI_INFO_NULL,
                     NULL, LOOM_COLL_BLOCKING, 1);
 }
 
@@ -237,10 +231,8 @@ int loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], c
                                   MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallv");
-    if (request == NULL)
-        return loom__coll_check_request("MPI_Ineighbor_alltoallv", comm, request);
     return neighbor("MPI_Ineighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
-                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, MPI_INFO_NULL,
                     request, LOOM_COLL_NONBLOCKING, 0);
 }
 
@@ -250,10 +242,8 @@ int loom__mpi_ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcou
                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallv_c");
-    if (request == NULL)
-        return loom__coll_check_request("MPI_Ineighbor_alltoallv_c", comm, request);
     return neighbor("MPI_Ineighbor_alltoallv_c", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
-                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, MPI_INFO_NULL,
                     request, LOOM_COLL_NONBLOCKING, 1);
 }
 
@@ -264,7 +254,7 @@ int loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallw");
     return neighbor("MPI_Neighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
-                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, MPI_INFO_NULL,
                     NULL, LOOM_COLL_BLOCKING, 0);
 }
 
@@ -276,7 +266,7 @@ int loom__mpi_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcoun
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallw_c");
     return neighbor("MPI_Neighbor_alltoallw_c", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
-                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, MPI_INFO_NULL,
                     NULL, LOOM_COLL_BLOCKING, 1);
 }
 
@@ -287,10 +277,8 @@ int loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                                   MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallw");
-    if (request == NULL)
-        return loom__coll_check_request("MPI_Ineighbor_alltoallw", comm, request);
     return neighbor("MPI_Ineighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
-                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, MPI_INFO_NULL,
                     request, LOOM_COLL_NONBLOCKING, 0);
 }
 
@@ -301,10 +289,8 @@ int loom__mpi_ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcou
                                     MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallw_c");
-    if (request == NULL)
-        return loom__coll_check_request("MPI_Ineighbor_alltoallw_c", comm, request);
     return neighbor("MPI_Ineighbor_alltoallw_c", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
-                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, MPI_INFO_NULL,
                     request, LOOM_COLL_NONBLOCKING, 1);
 }
 
@@ -316,11 +302,8 @@ int loom__mpi_neighbor_allgather_init_c(const char *fn, const void *sendbuf, MPI
                                         MPI_Request *request)
 {
     LOOM_API_ENTER(fn);
-    int rc = loom__coll_check_info(fn, comm, info);
-    if (rc != MPI_SUCCESS)
-        return rc;
     return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
-                    recvcount, NULL, NULL, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 1);
+                    recvcount, NULL, NULL, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -330,11 +313,8 @@ int loom__mpi_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_D
 {
     LOOM_API_ENTER("MPI_Neighbor_allgatherv_init");
     const char *fn = "MPI_Neighbor_allgatherv_init";
-    int rc = loom__coll_check_info(fn, comm, info);
-    if (rc != MPI_SUCCESS)
-        return rc;
     return neighbor(fn, ALLGATHERV, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, 0,
-                    recvcounts, displs, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 0);
+                    recvcounts, displs, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 0);
 }
 
 int loom__mpi_neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -345,11 +325,8 @@ int loom__mpi_neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcoun
 {
     LOOM_API_ENTER("MPI_Neighbor_allgatherv_init_c");
     const char *fn = "MPI_Neighbor_allgatherv_init_c";
-    int rc = loom__coll_check_info(fn, comm, info);
-    if (rc != MPI_SUCCESS)
-        return rc;
     return neighbor(fn, ALLGATHERV, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, 0,
-                    recvcounts, displs, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 1);
+                    recvcounts, displs, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_neighbor_alltoall_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
@@ -358,11 +335,8 @@ int loom__mpi_neighbor_alltoall_init_c(const char *fn, const void *sendbuf, MPI_
                                        MPI_Request *request)
 {
     LOOM_API_ENTER(fn);
-    int rc = loom__coll_check_info(fn, comm, info);
-    if (rc != MPI_SUCCESS)
-        return rc;
     return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
-                    recvcount, NULL, NULL, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 1);
+                    recvcount, NULL, NULL, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
@@ -373,11 +347,8 @@ int loom__mpi_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallv_init");
     const char *fn = "MPI_Neighbor_alltoallv_init";
-    int rc = loom__coll_check_info(fn, comm, info);
-    if (rc != MPI_SUCCESS)
-        return rc;
     return neighbor(fn, ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0,
-                    recvcounts, rdispls, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 0);
+                    recvcounts, rdispls, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 0);
 }
 
 int loom__mpi_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -388,11 +359,8 @@ int loom__mpi_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sen
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallv_init_c");
     const char *fn = "MPI_Neighbor_alltoallv_init_c";
-    int rc = loom__coll_check_info(fn, comm, info);
-    if (rc != MPI_SUCCESS)
-        return rc;
     return neighbor(fn, ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0,
-                    recvcounts, rdispls, recvtype, NULL, comm, request, LOOM_COLL_PERSISTENT, 1);
+                    recvcounts, rdispls, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -403,11 +371,8 @@ int loom__mpi_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallw_init");
     const char *fn = "MPI_Neighbor_alltoallw_init";
-    int rc = loom__coll_check_info(fn, comm, info);
-    if (rc != MPI_SUCCESS)
-        return rc;
     return neighbor(fn, ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes, recvbuf, 0,
-                    recvcounts, rdispls, NULL, recvtypes, comm, request, LOOM_COLL_PERSISTENT, 0);
+                    recvcounts, rdispls, NULL, recvtypes, comm, info, request, LOOM_COLL_PERSISTENT, 0);
 }
 
 int loom__mpi_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -418,9 +383,6 @@ int loom__mpi_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sen
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallw_init_c");
     const char *fn = "MPI_Neighbor_alltoallw_init_c";
-    int rc = loom__coll_check_info(fn, comm, info);
-    if (rc != MPI_SUCCESS)
-        return rc;
     return neighbor(fn, ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes, recvbuf, 0,
-                    recvcounts, rdispls, NULL, recvtypes, comm, request, LOOM_COLL_PERSISTENT, 1);
+                    recvcounts, rdispls, NULL, recvtypes, comm, info, request, LOOM_COLL_PERSISTENT, 1);
 }
