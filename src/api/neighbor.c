@@ -128,8 +128,8 @@ int loom__mpi_neighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Coun
                                    MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER(fn);
-    return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL, NULL,
+    return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
+                    recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL, NULL,
                     LOOM_COLL_BLOCKING, 1);
 }
 
@@ -138,9 +138,9 @@ int loom__mpi_ineighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Cou
                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER(fn);
-    return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL,
-                    request, LOOM_COLL_NONBLOCKING, 1);
+    return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
+                    recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL, request,
+                    LOOM_COLL_NONBLOCKING, 1);
 }
 
 int loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -148,9 +148,9 @@ int loom__mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Dataty
                                   MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_allgatherv");
-    return neighbor("MPI_Neighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm, MPI_INFO_NULL,
-                    NULL, LOOM_COLL_BLOCKING, 0);
+    return neighbor("MPI_Neighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL, sendtype,
+                    NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm, MPI_INFO_NULL, NULL,
+                    LOOM_COLL_BLOCKING, 0);
 }
 
 int loom__mpi_neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -159,8 +159,8 @@ int loom__mpi_neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MP
 {
     LOOM_API_ENTER("MPI_Neighbor_allgatherv_c");
     return neighbor("MPI_Neighbor_allgatherv_c", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm, MPI_INFO_NULL,
-                    NULL, LOOM_COLL_BLOCKING, 1);
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    MPI_INFO_NULL, NULL, LOOM_COLL_BLOCKING, 1);
 }
 
 int loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -169,8 +169,8 @@ int loom__mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datat
 {
     LOOM_API_ENTER("MPI_Ineighbor_allgatherv");
     return neighbor("MPI_Ineighbor_allgatherv", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm, MPI_INFO_NULL,
-                    request, LOOM_COLL_NONBLOCKING, 0);
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    MPI_INFO_NULL, request, LOOM_COLL_NONBLOCKING, 0);
 }
 
 int loom__mpi_ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
@@ -180,8 +180,8 @@ int loom__mpi_ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
 {
     LOOM_API_ENTER("MPI_Ineighbor_allgatherv_c");
     return neighbor("MPI_Ineighbor_allgatherv_c", ALLGATHERV, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm, MPI_INFO_NULL,
-                    request, LOOM_COLL_NONBLOCKING, 1);
+                    sendtype, NULL, recvbuf, 0, recvcounts, displs, recvtype, NULL, comm,
+                    MPI_INFO_NULL, request, LOOM_COLL_NONBLOCKING, 1);
 }
 
 int loom__mpi_neighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
@@ -189,8 +189,8 @@ int loom__mpi_neighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count
                                   MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER(fn);
-    return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL, NULL,
+    return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
+                    recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL, NULL,
                     LOOM_COLL_BLOCKING, 1);
 }
 
@@ -199,9 +199,9 @@ int loom__mpi_ineighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Coun
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER(fn);
-    return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL,
-                    sendtype, NULL, recvbuf, recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL,
-                    request, LOOM_COLL_NONBLOCKING, 1);
+    return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
+                    recvcount, NULL, NULL, recvtype, NULL, comm, MPI_INFO_NULL, request,
+                    LOOM_COLL_NONBLOCKING, 1);
 }
 
 int loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -209,8 +209,8 @@ int loom__mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], co
                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallv");
-    return neighbor("MPI_Neighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
-                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, MPI_INFO_NULL,
+    return neighbor("MPI_Neighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype,
+                    NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, MPI_INFO_NULL,
                     NULL, LOOM_COLL_BLOCKING, 0);
 }
 
@@ -221,8 +221,8 @@ int loom__mpi_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcoun
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallv_c");
     return neighbor("MPI_Neighbor_alltoallv_c", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
-                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, MPI_INFO_NULL,
-                    NULL, LOOM_COLL_BLOCKING, 1);
+                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+                    MPI_INFO_NULL, NULL, LOOM_COLL_BLOCKING, 1);
 }
 
 int loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -231,8 +231,8 @@ int loom__mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], c
                                   MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallv");
-    return neighbor("MPI_Ineighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
-                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, MPI_INFO_NULL,
+    return neighbor("MPI_Ineighbor_alltoallv", ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype,
+                    NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, MPI_INFO_NULL,
                     request, LOOM_COLL_NONBLOCKING, 0);
 }
 
@@ -243,8 +243,8 @@ int loom__mpi_ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcou
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallv_c");
     return neighbor("MPI_Ineighbor_alltoallv_c", ALLTOALLV, sendbuf, 0, sendcounts, sdispls,
-                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm, MPI_INFO_NULL,
-                    request, LOOM_COLL_NONBLOCKING, 1);
+                    sendtype, NULL, recvbuf, 0, recvcounts, rdispls, recvtype, NULL, comm,
+                    MPI_INFO_NULL, request, LOOM_COLL_NONBLOCKING, 1);
 }
 
 int loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -253,9 +253,9 @@ int loom__mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                                  const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallw");
-    return neighbor("MPI_Neighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
-                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, MPI_INFO_NULL,
-                    NULL, LOOM_COLL_BLOCKING, 0);
+    return neighbor("MPI_Neighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL,
+                    sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    MPI_INFO_NULL, NULL, LOOM_COLL_BLOCKING, 0);
 }
 
 int loom__mpi_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -265,9 +265,9 @@ int loom__mpi_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcoun
                                    MPI_Comm comm)
 {
     LOOM_API_ENTER("MPI_Neighbor_alltoallw_c");
-    return neighbor("MPI_Neighbor_alltoallw_c", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
-                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, MPI_INFO_NULL,
-                    NULL, LOOM_COLL_BLOCKING, 1);
+    return neighbor("MPI_Neighbor_alltoallw_c", ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL,
+                    sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    MPI_INFO_NULL, NULL, LOOM_COLL_BLOCKING, 1);
 }
 
 int loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -277,9 +277,9 @@ int loom__mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                                   MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallw");
-    return neighbor("MPI_Ineighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
-                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, MPI_INFO_NULL,
-                    request, LOOM_COLL_NONBLOCKING, 0);
+    return neighbor("MPI_Ineighbor_alltoallw", ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL,
+                    sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    MPI_INFO_NULL, request, LOOM_COLL_NONBLOCKING, 0);
 }
 
 int loom__mpi_ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -289,9 +289,9 @@ int loom__mpi_ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcou
                                     MPI_Comm comm, MPI_Request *request)
 {
     LOOM_API_ENTER("MPI_Ineighbor_alltoallw_c");
-    return neighbor("MPI_Ineighbor_alltoallw_c", ALLTOALLW, sendbuf, 0, sendcounts, sdispls,
-                    NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm, MPI_INFO_NULL,
-                    request, LOOM_COLL_NONBLOCKING, 1);
+    return neighbor("MPI_Ineighbor_alltoallw_c", ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL,
+                    sendtypes, recvbuf, 0, recvcounts, rdispls, NULL, recvtypes, comm,
+                    MPI_INFO_NULL, request, LOOM_COLL_NONBLOCKING, 1);
 }
 
 /* ---- persistent forms (MPI 4): built once, rerun by each MPI_Start ---- */
@@ -303,7 +303,8 @@ int loom__mpi_neighbor_allgather_init_c(const char *fn, const void *sendbuf, MPI
 {
     LOOM_API_ENTER(fn);
     return neighbor(fn, ALLGATHER, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
-                    recvcount, NULL, NULL, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 1);
+                    recvcount, NULL, NULL, recvtype, NULL, comm, info, request,
+                    LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -314,7 +315,8 @@ int loom__mpi_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_D
     LOOM_API_ENTER("MPI_Neighbor_allgatherv_init");
     const char *fn = "MPI_Neighbor_allgatherv_init";
     return neighbor(fn, ALLGATHERV, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, 0,
-                    recvcounts, displs, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 0);
+                    recvcounts, displs, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT,
+                    0);
 }
 
 int loom__mpi_neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -326,7 +328,8 @@ int loom__mpi_neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcoun
     LOOM_API_ENTER("MPI_Neighbor_allgatherv_init_c");
     const char *fn = "MPI_Neighbor_allgatherv_init_c";
     return neighbor(fn, ALLGATHERV, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, 0,
-                    recvcounts, displs, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 1);
+                    recvcounts, displs, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT,
+                    1);
 }
 
 int loom__mpi_neighbor_alltoall_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
@@ -336,7 +339,8 @@ int loom__mpi_neighbor_alltoall_init_c(const char *fn, const void *sendbuf, MPI_
 {
     LOOM_API_ENTER(fn);
     return neighbor(fn, ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf,
-                    recvcount, NULL, NULL, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 1);
+                    recvcount, NULL, NULL, recvtype, NULL, comm, info, request,
+                    LOOM_COLL_PERSISTENT, 1);
 }
 
 int loom__mpi_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
@@ -348,7 +352,8 @@ int loom__mpi_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[
     LOOM_API_ENTER("MPI_Neighbor_alltoallv_init");
     const char *fn = "MPI_Neighbor_alltoallv_init";
     return neighbor(fn, ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0,
-                    recvcounts, rdispls, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 0);
+                    recvcounts, rdispls, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT,
+                    0);
 }
 
 int loom__mpi_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -360,7 +365,8 @@ int loom__mpi_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sen
     LOOM_API_ENTER("MPI_Neighbor_alltoallv_init_c");
     const char *fn = "MPI_Neighbor_alltoallv_init_c";
     return neighbor(fn, ALLTOALLV, sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0,
-                    recvcounts, rdispls, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT, 1);
+                    recvcounts, rdispls, recvtype, NULL, comm, info, request, LOOM_COLL_PERSISTENT,
+                    1);
 }
 
 int loom__mpi_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -372,7 +378,8 @@ int loom__mpi_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[
     LOOM_API_ENTER("MPI_Neighbor_alltoallw_init");
     const char *fn = "MPI_Neighbor_alltoallw_init";
     return neighbor(fn, ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes, recvbuf, 0,
-                    recvcounts, rdispls, NULL, recvtypes, comm, info, request, LOOM_COLL_PERSISTENT, 0);
+                    recvcounts, rdispls, NULL, recvtypes, comm, info, request, LOOM_COLL_PERSISTENT,
+                    0);
 }
 
 int loom__mpi_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -384,5 +391,6 @@ int loom__mpi_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sen
     LOOM_API_ENTER("MPI_Neighbor_alltoallw_init_c");
     const char *fn = "MPI_Neighbor_alltoallw_init_c";
     return neighbor(fn, ALLTOALLW, sendbuf, 0, sendcounts, sdispls, NULL, sendtypes, recvbuf, 0,
-                    recvcounts, rdispls, NULL, recvtypes, comm, info, request, LOOM_COLL_PERSISTENT, 1);
+                    recvcounts, rdispls, NULL, recvtypes, comm, info, request, LOOM_COLL_PERSISTENT,
+                    1);
 }
