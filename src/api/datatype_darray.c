@@ -1,5 +1,5 @@
-/* api/datatype_darray.c — MPI_Type_create_darray and its _c form: argument checks, the record of the
- * arguments for get_contents, then dt/darray.c builds the type.
+/* api/datatype_darray.c — MPI_Type_create_darray and its _c form: argument checks, the
+ * record of the arguments for get_contents, then dt/darray.c builds the type.
  *
  * Classes: ndims < 1 MPI_ERR_DIMS (as subarray), a bad size, rank, grid, size, distribution,
  * distribution argument or order MPI_ERR_ARG, a bad oldtype MPI_ERR_TYPE. A block

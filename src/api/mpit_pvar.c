@@ -8,8 +8,9 @@
  * `base`. The counters are shared; a started handle is one reason for the count points to
  * count (loom__stats_count_on), so nothing is counted while no handle is started and
  * LOOM_STATS is off; a started timer handle likewise turns on the adding up of the rank
- * threads' MPI and wait times (loom__trace_times_on). A queue length is a continuous, read-only level: its handle shows the
- * length now, cannot be started, stopped, written or reset. Sessions and handles are listed
+ * threads' MPI and wait times (loom__trace_times_on). A queue length is a continuous,
+ * read-only level: its handle shows the length now, cannot be started, stopped, written or
+ * reset. Sessions and handles are listed
  * here and looked up when a tool passes one (a bad one is reported, never followed);
  * everything is under the MPI_T lock (api/mpit.h). */
 #include <stdlib.h>

@@ -8,8 +8,8 @@
 #include "p2p/bsend.h"
 #include "p2p/part.h"
 
-static int make(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int peer, int tag,
-                MPI_Comm comm, enum loom_req_kind kind, enum loom_send_mode mode,
+static int make(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int peer,
+                int tag, MPI_Comm comm, enum loom_req_kind kind, enum loom_send_mode mode,
                 MPI_Request *request)
 {
     struct loom_comm *c;

@@ -8,8 +8,9 @@
  * for. Out of line so that its frame (the request) is not set up for the sends that go into
  * cells, whose cost is their latency (ring.h). */
 static __attribute__((noinline)) int send_queued(const char *fn, struct loom_comm *c,
-                                                 const void *buf, MPI_Count count, MPI_Datatype type,
-                                                 int dest, int tag, MPI_Comm comm,
+                                                 const void *buf, MPI_Count count,
+                                                 MPI_Datatype type, int dest, int tag,
+                                                 MPI_Comm comm,
                                                  enum loom_send_mode mode)
 {
     struct loom_request r;
@@ -36,8 +37,8 @@ sent_in_cell(struct loom_comm *c, enum loom_send_mode mode, const void *buf, MPI
 }
 
 static inline __attribute__((always_inline)) int
-send_blocking(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
-              MPI_Comm comm, enum loom_send_mode mode)
+send_blocking(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
+              int tag, MPI_Comm comm, enum loom_send_mode mode)
 {
     LOOM_API_ENTER(fn);
     struct loom_comm *c;

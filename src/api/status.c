@@ -1,6 +1,7 @@
 /* api/status.c — what a status says about a completed operation: MPI_Get_count,
- * MPI_Get_elements(_x), their big-count forms (_c), MPI_Status_set_elements(_x), MPI_Status_set_cancelled,
- * MPI_Test_cancelled, and MPI 4.1's MPI_Status_set/get_source, _tag and _error.
+ * MPI_Get_elements(_x), their big-count forms (_c), MPI_Status_set_elements(_x),
+ * MPI_Status_set_cancelled, MPI_Test_cancelled, and MPI 4.1's MPI_Status_set/get_source,
+ * _tag and _error.
  *
  * A status records the bytes transferred (loom_bytes); counts are derived from it and the
  * datatype the caller names: Get_count is bytes / size (MPI_UNDEFINED when not a whole number

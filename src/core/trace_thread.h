@@ -3,8 +3,9 @@
  *
  * Who touches what: a record is created and linked into the registry by its own thread under
  * the registry lock; every other field is then written by that thread only (no lock, no
- * atomic, but for the two time totals that MPI_T may read meanwhile). The job's main thread reads and frees the records at job end, after joining every
- * thread that may own one (the joins order the owners' writes before those reads). */
+ * atomic, but for the two time totals that MPI_T may read meanwhile). The job's main thread
+ * reads and frees the records at job end, after joining every thread that may own one (the
+ * joins order the owners' writes before those reads). */
 #ifndef LOOM_CORE_TRACE_THREAD_H
 #define LOOM_CORE_TRACE_THREAD_H
 #include <stdint.h>

@@ -7,9 +7,9 @@
  * widens them for free at the call: both entry points then call the `_c` implementation, and
  * the int call has no implementation of its own. That implementation takes one more
  * argument first, the name of the call that reached it (`const char *fn`), so that an error
- * in MPI_Send says MPI_Send and one in MPI_Send_c says MPI_Send_c. Where they differ in anything else (arrays,
- * results written through a pointer, a callback), the int call keeps its own implementation,
- * which converts and calls into the same code. */
+ * in MPI_Send says MPI_Send and one in MPI_Send_c says MPI_Send_c. Where they differ in
+ * anything else (arrays, results written through a pointer, a callback), the int call keeps
+ * its own implementation, which converts and calls into the same code. */
 #include <stdio.h>
 #include <string.h>
 #include "bindgen.h"
