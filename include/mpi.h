@@ -33,8 +33,8 @@ extern "C" {
 #define LOOM_SHARED
 #endif
 
-/* The standard whose C interface loom implements: MPI 4.1, except one-sided communication,
- * MPI-IO and dynamic processes (README.md, "What of MPI loom has"). */
+/* The standard whose C interface loom implements: MPI 4.1, except MPI-IO and dynamic
+ * processes (README.md, "What of MPI loom has"). */
 #define MPI_VERSION 4
 #define MPI_SUBVERSION 1
 #define LOOM_VERSION_MAJOR 0
@@ -55,6 +55,7 @@ typedef struct loom_info *MPI_Info;
 typedef struct loom_errhandler *MPI_Errhandler;
 typedef struct loom_message *MPI_Message;
 typedef struct loom_session *MPI_Session; /* MPI 4 sessions (docs/sessions.md) */
+typedef struct loom_win *MPI_Win;         /* one-sided windows (docs/rma.md) */
 
 /* MPI_SOURCE, MPI_TAG and MPI_ERROR are public; the rest is loom's. */
 typedef struct MPI_Status {
@@ -169,6 +170,10 @@ typedef struct MPI_Status {
 #define MPI_ERR_DUP_DATAREP 51
 #define MPI_ERR_CONVERSION 52
 #define MPI_ERR_IO 53
+#define MPI_ERR_RMA_RANGE 55  /* MPI 3: a target range outside the window (MPICH's values) */
+#define MPI_ERR_RMA_ATTACH 56 /* MPI 3: memory cannot be attached to a dynamic window */
+#define MPI_ERR_RMA_SHARED 57 /* MPI 3: memory cannot be shared */
+#define MPI_ERR_RMA_FLAVOR 58 /* MPI 3: the window is of the wrong flavor for the call */
 #define MPI_ERR_SESSION 75 /* MPI 4: an invalid session handle (MPICH's value) */
 #define MPI_ERR_VALUE_TOO_LARGE 77 /* MPI 4: a value does not fit the int result (MPICH's value) */
 #define MPI_ERR_LASTCODE 78 /* MPI_T_ERR_NOT_SUPPORTED, the last class (MPICH's values) */
@@ -531,6 +536,46 @@ typedef MPI_Comm_errhandler_function MPI_Handler_function;
 typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
 typedef int MPI_Grequest_free_function(void *extra_state);
 typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
+/* ---- one-sided communication (MPI 4.1 chapter 12; docs/rma.md) ----------------------
+ * Every window is plain memory of the one process: a put is a copy into the target's memory
+ * by the origin (or, for a large one, by whichever thread runs its chunk tasks), an
+ * accumulate an atomic operation per element, a lock a word in the target's window state.
+ * The memory model is MPI_WIN_UNIFIED. Values are MPICH's. */
+#define MPI_WIN_NULL ((MPI_Win)0)
+/* lock types (MPI_Win_lock) */
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+/* assertions (MPI_Win_fence, _post, _start, _lock, _lock_all): bits, 0 for none */
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+/* predefined window attributes (MPI_Win_get_attr): the base address itself for
+ * MPI_WIN_BASE; a pointer to an MPI_Aint (size) or an int for the others */
+#define MPI_WIN_BASE 8
+#define MPI_WIN_SIZE 9
+#define MPI_WIN_DISP_UNIT 10
+#define MPI_WIN_CREATE_FLAVOR 11
+#define MPI_WIN_MODEL 12
+/* values of MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL */
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out,
+                                       int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val,
+                                         void *extra_state);
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *errcode, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn; /* the MPI-2.0 name */
+LOOM_API int MPI_WIN_NULL_COPY_FN(MPI_Win, int, void *, void *, void *, int *);
+LOOM_API int MPI_WIN_DUP_FN(MPI_Win, int, void *, void *, void *, int *);
+LOOM_API int MPI_WIN_NULL_DELETE_FN(MPI_Win, int, void *, void *);
 
 /* ---- language interoperability (MPI 4.1 chapter 19.3) -------------------------------
  * Fortran handles are MPI_Fints given out by MPI_Xxx_c2f (0 is the null handle of every kind);

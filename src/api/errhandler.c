@@ -42,9 +42,9 @@ int loom__api_set_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler errha
     if (!loom__object_is(errhandler, LOOM_MAGIC_ERRHANDLER))
         return loom__api_error(comm, fn, MPI_ERR_ARG,
                                "invalid error handler");
-    if (errhandler->session_fn != NULL)
-        return loom__api_error(comm, fn, MPI_ERR_ARG,
-                               "a session's error handler cannot be a communicator's");
+    if (errhandler->session_fn != NULL || errhandler->win_fn != NULL)
+        return loom__api_error(comm, fn, MPI_ERR_ARG, "a %s's error handler cannot be a "
+                               "communicator's", errhandler->win_fn ? "window" : "session");
     loom__errhandler_retain(errhandler);
     struct loom_errhandler *old = c->errh;
     c->errh = errhandler;

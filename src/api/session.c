@@ -181,7 +181,7 @@ static int check_info(struct loom_session *s, const char *fn, MPI_Info info)
 /* An error handler that may be attached to a session. */
 static int session_errhandler_ok(MPI_Errhandler eh)
 {
-    return loom__object_is(eh, LOOM_MAGIC_ERRHANDLER) && eh->fn == NULL;
+    return loom__object_is(eh, LOOM_MAGIC_ERRHANDLER) && eh->fn == NULL && eh->win_fn == NULL;
 }
 
 int loom__mpi_session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)

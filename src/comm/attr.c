@@ -1,4 +1,5 @@
-/* comm/attr.c — attributes cached on objects (communicators, datatypes), and their callbacks.
+/* comm/attr.c — attributes cached on objects (communicators, datatypes, windows), and their
+ * callbacks.
  *
  * The operations are generic over the kind of object: an object hands in its list head, the
  * lock that guards it and its user handle (struct loom_attr_host), and the callbacks are
@@ -41,6 +42,9 @@ static int run_delete(const struct loom_attr_host *h, struct loom_keyval *kv, vo
     if (kv->kind == LOOM_ATTR_TYPE) {
         if (kv->type_delete_fn != NULL)
             rc = kv->type_delete_fn((MPI_Datatype)h->handle, kv->id, val, kv->extra_state);
+    } else if (kv->kind == LOOM_ATTR_WIN) {
+        if (kv->win_delete_fn != NULL)
+            rc = kv->win_delete_fn((MPI_Win)h->handle, kv->id, val, kv->extra_state);
     } else if (kv->delete_fn != NULL) {
         rc = kv->delete_fn((MPI_Comm)h->handle, kv->id, val, kv->extra_state);
     }
@@ -58,6 +62,9 @@ static int run_copy(const struct loom_attr_host *h, struct loom_keyval *kv, void
         if (kv->type_copy_fn != NULL)
             rc = kv->type_copy_fn((MPI_Datatype)h->handle, kv->id, kv->extra_state, val, out,
                                   flag);
+    } else if (kv->kind == LOOM_ATTR_WIN) {
+        if (kv->win_copy_fn != NULL)
+            rc = kv->win_copy_fn((MPI_Win)h->handle, kv->id, kv->extra_state, val, out, flag);
     } else if (kv->copy_fn != NULL) {
         rc = kv->copy_fn((MPI_Comm)h->handle, kv->id, kv->extra_state, val, out, flag);
     }

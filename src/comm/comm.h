@@ -123,9 +123,10 @@ struct loom_errhandler {
     _Atomic int refs;                 /* handles + communicators using it (not for builtins) */
     int builtin;                      /* 1 FATAL, 2 RETURN, 3 ABORT, 0 user */
     MPI_Comm_errhandler_function *fn; /* user function for communicators (builtin == 0) */
-    MPI_Session_errhandler_function *session_fn; /* or for sessions (api/session.c): a user
-                                                    handler has exactly one of the two, and is
-                                                    attached only to objects of its kind */
+    MPI_Session_errhandler_function *session_fn; /* or for sessions (api/session.c), */
+    MPI_Win_errhandler_function *win_fn;          /* or for windows (api/win_error.c): a user
+                                                     handler has exactly one of the three, and
+                                                     is attached only to objects of its kind */
 };
 
 /* ---- groups (comm/group.c, comm/group_ops.c) ---------------------------------------- */
@@ -204,7 +205,7 @@ void loom__info_env_fini(void);
 
 /* The kinds of object that cache attributes. A keyval serves one kind: using it on another
  * is MPI_ERR_KEYVAL. */
-enum loom_attr_kind { LOOM_ATTR_COMM = 0, LOOM_ATTR_TYPE };
+enum loom_attr_kind { LOOM_ATTR_COMM = 0, LOOM_ATTR_TYPE, LOOM_ATTR_WIN };
 
 /* A keyval (MPI_Comm_create_keyval, MPI_Type_create_keyval). Lives until the job ends, so
  * attributes made with it can still run its callbacks after it is freed. */
@@ -215,6 +216,9 @@ struct loom_keyval {
     MPI_Comm_delete_attr_function *delete_fn; /* COMM: NULL acts as MPI_COMM_NULL_DELETE_FN */
     MPI_Type_copy_attr_function *type_copy_fn;     /* TYPE: NULL acts as the NULL copy fn */
     MPI_Type_delete_attr_function *type_delete_fn; /* TYPE: NULL acts as the NULL delete fn */
+    MPI_Win_copy_attr_function *win_copy_fn;       /* WIN: never called (no window is
+                                                      duplicated), kept as given */
+    MPI_Win_delete_attr_function *win_delete_fn;   /* WIN: NULL acts as the NULL delete fn */
     void *extra_state;
     struct loom_rank *rank;                   /* the rank that created it (read-only) */
     _Atomic int freed;                        /* 1 after MPI_*_free_keyval */
@@ -238,6 +242,10 @@ int loom__keyval_create(MPI_Comm_copy_attr_function *copy_fn,
 int loom__keyval_create_type(MPI_Type_copy_attr_function *copy_fn,
                              MPI_Type_delete_attr_function *delete_fn, void *extra_state,
                              int *keyval);
+/* New keyval of kind LOOM_ATTR_WIN; 0 or LOOM_ERR_NOMEM. */
+int loom__keyval_create_win(MPI_Win_copy_attr_function *copy_fn,
+                            MPI_Win_delete_attr_function *delete_fn, void *extra_state,
+                            int *keyval);
 /* The live keyval of id, or NULL (never created, predefined, or freed when !allow_freed). */
 struct loom_keyval *loom__keyval_get(int id, int allow_freed);
 /* 1 if id is a predefined attribute key (MPI_TAG_UB...). */

@@ -6,9 +6,9 @@
 #include "core/atomic.h"
 #include "core/quarantine.h"
 
-struct loom_errhandler loom_mpi_errors_are_fatal = {{LOOM_MAGIC_ERRHANDLER, 0}, 1, 1, NULL, NULL};
-struct loom_errhandler loom_mpi_errors_return = {{LOOM_MAGIC_ERRHANDLER, 0}, 1, 2, NULL, NULL};
-struct loom_errhandler loom_mpi_errors_abort = {{LOOM_MAGIC_ERRHANDLER, 0}, 1, 3, NULL, NULL};
+struct loom_errhandler loom_mpi_errors_are_fatal = {{LOOM_MAGIC_ERRHANDLER, 0}, 1, 1, NULL, NULL, NULL};
+struct loom_errhandler loom_mpi_errors_return = {{LOOM_MAGIC_ERRHANDLER, 0}, 1, 2, NULL, NULL, NULL};
+struct loom_errhandler loom_mpi_errors_abort = {{LOOM_MAGIC_ERRHANDLER, 0}, 1, 3, NULL, NULL, NULL};
 
 void loom__errhandler_retain(struct loom_errhandler *eh)
 {

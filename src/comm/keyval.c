@@ -1,5 +1,5 @@
 /* comm/keyval.c — attribute keys: the predefined ones (MPI_TAG_UB...) and user keyvals, of
- * every kind of object (communicators, datatypes).
+ * every kind of object (communicators, datatypes, windows).
  *
  * User keyvals live in a two-level table indexed by (id - LOOM_KEYVAL_FIRST): creation takes
  * kv_lock (creation only, a leaf lock), lookups take no lock. A keyval is never reused or
@@ -60,6 +60,8 @@ static int create(const struct loom_keyval *tmpl, int *keyval)
     kv->delete_fn = tmpl->delete_fn;
     kv->type_copy_fn = tmpl->type_copy_fn;
     kv->type_delete_fn = tmpl->type_delete_fn;
+    kv->win_copy_fn = tmpl->win_copy_fn;
+    kv->win_delete_fn = tmpl->win_delete_fn;
     kv->extra_state = tmpl->extra_state;
     kv->rank = loom__self;
     atomic_init(&kv->freed, 0);
@@ -84,6 +86,15 @@ int loom__keyval_create_type(MPI_Type_copy_attr_function *copy_fn,
 {
     struct loom_keyval t = {.kind = LOOM_ATTR_TYPE, .type_copy_fn = copy_fn,
                             .type_delete_fn = delete_fn, .extra_state = extra_state};
+    return create(&t, keyval);
+}
+
+int loom__keyval_create_win(MPI_Win_copy_attr_function *copy_fn,
+                            MPI_Win_delete_attr_function *delete_fn, void *extra_state,
+                            int *keyval)
+{
+    struct loom_keyval t = {.kind = LOOM_ATTR_WIN, .win_copy_fn = copy_fn,
+                            .win_delete_fn = delete_fn, .extra_state = extra_state};
     return create(&t, keyval);
 }
 

@@ -24,7 +24,10 @@
     X(LOOM_ERR_INTERN, MPI_ERR_INTERN, "internal error")                                       \
     X(LOOM_ERR_OP, MPI_ERR_OP, "invalid operation")                                           \
     X(LOOM_ERR_ROOT, MPI_ERR_ROOT, "invalid root")                                             \
-    X(LOOM_ERR_UNSUPPORTED, MPI_ERR_UNSUPPORTED_OPERATION, "unsupported operation")
+    X(LOOM_ERR_UNSUPPORTED, MPI_ERR_UNSUPPORTED_OPERATION, "unsupported operation")          \
+    X(LOOM_ERR_RMA_RANGE, MPI_ERR_RMA_RANGE, "target range outside the window")              \
+    X(LOOM_ERR_RMA_ATTACH, MPI_ERR_RMA_ATTACH, "memory cannot be attached")                  \
+    X(LOOM_ERR_RMA_SYNC, MPI_ERR_RMA_SYNC, "wrong synchronization of one-sided calls")
 
 enum loom_error {
     LOOM_OK = 0,

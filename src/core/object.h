@@ -19,6 +19,7 @@ enum loom_magic {
     LOOM_MAGIC_ERRHANDLER = 0x10c0e44,
     LOOM_MAGIC_MESSAGE = 0x10c0335,
     LOOM_MAGIC_SESSION = 0x10c0535,
+    LOOM_MAGIC_WIN = 0x10c0714,
 };
 
 struct loom_object {

@@ -24,6 +24,9 @@ struct walk {
     int remote_leader;      /* the other half's rank 0, as a rank of comm */
     MPI_Datatype vector;    /* a committed derived type */
     MPI_Session session;    /* a session of the walking rank, errors returned */
+    MPI_Win win, shared_win, dynamic_win; /* windows on comm (allocated, shared, dynamic) in
+                                             no epoch, errors returned */
+    int win_keyval;         /* a window keyval */
     char *argv[2];          /* {"walk", NULL} */
     int distribs[WALK_N], dargs[WALK_N]; /* block distribution, default arguments (darray) */
     int size;               /* ranks in comm */
@@ -48,6 +51,7 @@ struct walk {
     MPI_Request req;
     MPI_Message message;
     MPI_Session newsession;
+    MPI_Win newwin;
     int i, position;
     MPI_Aint aint;
     MPI_Count count, cposition;
@@ -63,6 +67,7 @@ void walk_user_fn(void *in, void *inout, int *len, MPI_Datatype *type);
 void walk_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type);
 void walk_errhandler_fn(MPI_Comm *comm, int *code, ...);
 void walk_session_errhandler_fn(MPI_Session *session, int *code, ...);
+void walk_win_errhandler_fn(MPI_Win *win, int *code, ...);
 int walk_query_fn(void *extra_state, MPI_Status *status);
 int walk_free_fn(void *extra_state);
 int walk_cancel_fn(void *extra_state, int complete);

@@ -37,6 +37,11 @@ void walk_session_errhandler_fn(MPI_Session *session, int *code, ...)
     (void)session, (void)code;
 }
 
+void walk_win_errhandler_fn(MPI_Win *win, int *code, ...)
+{
+    (void)win, (void)code;
+}
+
 int walk_query_fn(void *extra_state, MPI_Status *status)
 {
     (void)extra_state, (void)status;
@@ -102,6 +107,7 @@ void walk_reset(struct walk *W, const char *call, const char *param)
     W->req = MPI_REQUEST_NULL;
     W->message = MPI_MESSAGE_NO_PROC;
     W->newsession = MPI_SESSION_NULL;
+    W->newwin = MPI_WIN_NULL;
     W->i = W->position = 0;
     W->aint = 0;
     W->count = W->cposition = 0;
@@ -165,6 +171,17 @@ int main(int argc, char **argv)
     CHECK_INT(MPI_Type_vector(2, 1, 2, MPI_INT, &W->vector), MPI_SUCCESS);
     CHECK_INT(MPI_Type_commit(&W->vector), MPI_SUCCESS);
     CHECK_INT(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &W->session), MPI_SUCCESS);
+    void *base;
+    CHECK_INT(MPI_Win_allocate(64, 1, MPI_INFO_NULL, W->comm, &base, &W->win), MPI_SUCCESS);
+    CHECK_INT(MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, W->comm, &base, &W->shared_win),
+              MPI_SUCCESS);
+    CHECK_INT(MPI_Win_create_dynamic(MPI_INFO_NULL, W->comm, &W->dynamic_win), MPI_SUCCESS);
+    MPI_Win_set_errhandler(W->win, MPI_ERRORS_RETURN);
+    MPI_Win_set_errhandler(W->shared_win, MPI_ERRORS_RETURN);
+    MPI_Win_set_errhandler(W->dynamic_win, MPI_ERRORS_RETURN);
+    CHECK_INT(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN,
+                                    &W->win_keyval, NULL),
+              MPI_SUCCESS);
     static char walk_name[] = "walk";
     W->argv[0] = walk_name;
     W->argv[1] = NULL;
@@ -185,6 +202,10 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(W->comm);
     MPI_Session_finalize(&W->session);
+    MPI_Win_free_keyval(&W->win_keyval);
+    CHECK_INT(MPI_Win_free(&W->dynamic_win), MPI_SUCCESS);
+    CHECK_INT(MPI_Win_free(&W->shared_win), MPI_SUCCESS);
+    CHECK_INT(MPI_Win_free(&W->win), MPI_SUCCESS);
     MPI_Type_free(&W->vector);
     MPI_Group_free(&W->other_group);
     MPI_Group_free(&W->half_group);

@@ -30,15 +30,24 @@ static const struct rule rules[] = {
     {"MPI_Errhandler", "*", "MPI_ERRORS_RETURN", "MPI_ERRHANDLER_NULL", "MPI_ERR_ARG"},
     {"MPI_Request", "*", "MPI_REQUEST_NULL", "W->bad_request", "MPI_ERR_REQUEST"},
     {"MPI_Session", "*", "W->session", "MPI_SESSION_NULL", "MPI_ERR_SESSION"},
+    {"MPI_Win", "*", "W->win", "MPI_WIN_NULL", "MPI_ERR_WIN"},
     /* integers by what they mean */
-    {"int", "count|sendcount|recvcount|incount|outcount|maxcount", "1", "-1", "MPI_ERR_COUNT"},
+    {"int", "count|sendcount|recvcount|incount|outcount|maxcount|origin_count|target_count|"
+            "result_count", "1", "-1", "MPI_ERR_COUNT"},
     {"int", "n", "1", "-1", "MPI_ERR_ARG"},
     {"int", "dest|source", "0", "W->size", "MPI_ERR_RANK"},
     {"int", "root", "0", "W->size", "MPI_ERR_ROOT"},
     {"int", "tag|sendtag|recvtag", "0", "-5", "MPI_ERR_TAG"},
     {"int", "keyval", "W->keyval", "MPI_KEYVAL_INVALID", "MPI_ERR_KEYVAL"},
     {"int", "type_keyval", "W->type_keyval", "MPI_KEYVAL_INVALID", "MPI_ERR_KEYVAL"},
-    {"int", "rank", "0", "W->size", "MPI_ERR_RANK"},
+    {"int", "rank|target_rank", "0", "W->size", "MPI_ERR_RANK"},
+    /* one-sided: windows' units, displacements, locks and assertions */
+    {"int", "disp_unit", "1", "0", "MPI_ERR_DISP"},
+    {"int", "lock_type", "MPI_LOCK_SHARED", "-1", "MPI_ERR_LOCKTYPE"},
+    {"int", "assert", "0", "-1", "MPI_ERR_ASSERT"},
+    {"int", "win_keyval", "W->win_keyval", "MPI_KEYVAL_INVALID", "MPI_ERR_KEYVAL"},
+    {"MPI_Aint", "disp_unit", "1", "0", "MPI_ERR_DISP"},
+    {"MPI_Aint", "target_disp", "0", "-1", "MPI_ERR_DISP"},
     {"int", "errorcode|errorclass", "MPI_ERR_OTHER", NULL, NULL},
     {"int", "outsize|insize", "64", NULL, NULL},
     {"int", "order", "MPI_ORDER_C", NULL, NULL},
@@ -48,7 +57,8 @@ static const struct rule rules[] = {
     {"MPI_Aint", "outsize|insize", "64", NULL, NULL},
     {"MPI_Aint", "*", "0", NULL, NULL},
     /* the big-count calls (MPI_Xxx_c): the same meanings, wider */
-    {"MPI_Count", "count|sendcount|recvcount|incount|outcount", "1", "-1", "MPI_ERR_COUNT"},
+    {"MPI_Count", "count|sendcount|recvcount|incount|outcount|origin_count|target_count|"
+                  "result_count", "1", "-1", "MPI_ERR_COUNT"},
     {"MPI_Count", "extent", "4", NULL, NULL},
     {"MPI_Count", "outsize|insize|size", "64", NULL, NULL},
     {"MPI_Count", "lb|stride", "0", NULL, NULL},
@@ -85,6 +95,7 @@ static const struct rule rules[] = {
     {"MPI_Request *", "*", "&W->req", "NULL", "MPI_ERR_ARG"},
     {"MPI_Message *", "*", "&W->message", "NULL", "MPI_ERR_ARG"},
     {"MPI_Session *", "*", "&W->newsession", "NULL", "MPI_ERR_ARG"},
+    {"MPI_Win *", "*", "&W->newwin", "NULL", "MPI_ERR_ARG"},
     {"int *", "position", "&W->position", "NULL", "MPI_ERR_ARG"},
     {"int *", "*", "&W->i", "NULL", "MPI_ERR_ARG"},
     {"MPI_Aint *", "*", "&W->aint", "NULL", "MPI_ERR_ARG"},
@@ -102,6 +113,8 @@ static const struct rule rules[] = {
     {"const void *", "buf|sendbuf|inbuf", "W->buf", "NULL", "MPI_ERR_BUFFER"},
     {"void *", "buf|buffer", "W->buf", "NULL", "MPI_ERR_BUFFER"},
     {"void *", "recvbuf|outbuf|inoutbuf", "W->rbuf", "NULL", "MPI_ERR_BUFFER"},
+    /* one-sided: NULL is MPI_BOTTOM, a valid origin or result address */
+    {"void *", "origin_addr|result_addr", "W->rbuf", NULL, NULL},
     {"const void *", "*", "W->buf", NULL, NULL},
     {"void *", "*", "&W->ptr", NULL, NULL},
     /* callbacks */
@@ -119,6 +132,9 @@ static const struct rule rules[] = {
     {"MPI_Handler_function *", "*", "walk_errhandler_fn", NULL, NULL},
     {"MPI_Type_delete_attr_function *", "*", "MPI_TYPE_NULL_DELETE_FN", NULL, NULL},
     {"MPI_Session_errhandler_function *", "*", "walk_session_errhandler_fn", NULL, NULL},
+    {"MPI_Win_copy_attr_function *", "*", "MPI_WIN_NULL_COPY_FN", NULL, NULL},
+    {"MPI_Win_delete_attr_function *", "*", "MPI_WIN_NULL_DELETE_FN", NULL, NULL},
+    {"MPI_Win_errhandler_function *", "*", "walk_win_errhandler_fn", NULL, NULL},
 };
 
 static int name_in(const char *name, const char *names)

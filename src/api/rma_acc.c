@@ -1,0 +1,181 @@
+/* api/rma_acc.c — the accumulate family: MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op,
+ * MPI_Compare_and_swap, MPI_Raccumulate, MPI_Rget_accumulate (and the _c forms, one
+ * implementation each with its int twin). The standard's rules on the datatypes (MPI 4.1
+ * section 12.3.4): every buffer's datatype is made of one predefined type, the same on every
+ * side; the operation is predefined (or MPI_REPLACE, MPI_NO_OP) and defined on that type;
+ * MPI_Fetch_and_op and MPI_Compare_and_swap take one element of a predefined type, the latter
+ * only of an integer, logical or byte type. The update itself, element-wise atomic, is
+ * rma/acc.c's; it is done in the call, so a request-based accumulate is complete at once. */
+#include "api/win.h"
+#include "coll/op.h"
+#include "dt/dt.h"
+#include "p2p/request.h"
+
+/* What one accumulate call was given. */
+struct acc {
+    const void *oaddr;
+    MPI_Count ocount;
+    MPI_Datatype ot;
+    void *raddr;
+    MPI_Count rcount;
+    MPI_Datatype rt;
+    int has_result;       /* 0 for MPI_Accumulate */
+    int rank;
+    MPI_Aint disp;
+    MPI_Count tcount;
+    MPI_Datatype tt;
+    MPI_Op op;
+};
+
+static int accumulate(const char *fn, const struct acc *a, MPI_Win win, MPI_Request *request,
+                      int is_request)
+{
+    int rc;
+    struct loom_win *w = loom__win_arg(fn, win, &rc);
+    if (w == NULL)
+        return rc;
+    if ((rc = loom__rma_check_side(w, fn, "origin", a->ocount, a->ot)) != MPI_SUCCESS ||
+        (a->has_result &&
+         (rc = loom__rma_check_side(w, fn, "result", a->rcount, a->rt)) != MPI_SUCCESS) ||
+        (rc = loom__rma_check_target_args(w, fn, a->rank, a->disp)) != MPI_SUCCESS ||
+        (rc = loom__rma_check_side(w, fn, "target", a->tcount, a->tt)) != MPI_SUCCESS ||
+        (rc = loom__rma_check_op(w, fn, a->op, a->tt)) != MPI_SUCCESS)
+        return rc;
+    if (is_request && request == NULL)
+        return loom__win_error(w, fn, MPI_ERR_ARG, "request is NULL");
+    /* With MPI_NO_OP the origin's arguments are ignored (MPI 4.1 section 12.3.4). */
+    int no_op = a->op == MPI_NO_OP;
+    if ((rc = loom__rma_check_acc_types(w, fn, "origin", no_op ? NULL : a->ot, a->tt)) !=
+            MPI_SUCCESS ||
+        (a->has_result &&
+         (rc = loom__rma_check_acc_types(w, fn, "result", a->rt, a->tt)) != MPI_SUCCESS) ||
+        (!no_op && (rc = loom__rma_check_sizes(w, fn, "origin", a->ocount, a->ot, a->tcount,
+                                               a->tt)) != MPI_SUCCESS) ||
+        (a->has_result && (rc = loom__rma_check_sizes(w, fn, "result", a->rcount, a->rt,
+                                                      a->tcount, a->tt)) != MPI_SUCCESS))
+        return rc;
+    if (a->rank != MPI_PROC_NULL) {
+        char *taddr;
+        if ((rc = loom__rma_locate(w, fn, a->rank, a->disp, a->tcount, a->tt, is_request,
+                                   &taddr)) != MPI_SUCCESS)
+            return rc;
+        rc = loom__rma_accumulate(a->oaddr, (size_t)a->ocount, no_op ? NULL : a->ot, a->raddr,
+                                  (size_t)a->rcount, a->has_result ? a->rt : NULL, taddr, (size_t)a->tcount, a->tt,
+                                  a->op);
+        if (rc != 0)
+            return loom__win_error_code(w, fn, rc);
+    }
+    if (is_request) {
+        struct loom_request *req;
+        if ((rc = loom__rma_request_done(&req)) != 0)
+            return loom__win_error_code(w, fn, rc);
+        *request = req;
+    }
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_accumulate_c(const char *fn, const void *origin_addr, MPI_Count origin_count,
+                           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win)
+{
+    LOOM_API_ENTER(fn);
+    struct acc a = {origin_addr, origin_count, origin_datatype, NULL, 0, NULL, 0, target_rank,
+                    target_disp, target_count, target_datatype, op};
+    return accumulate(fn, &a, win, NULL, 0);
+}
+
+int loom__mpi_raccumulate_c(const char *fn, const void *origin_addr, MPI_Count origin_count,
+                            MPI_Datatype origin_datatype, int target_rank,
+                            MPI_Aint target_disp, MPI_Count target_count,
+                            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                            MPI_Request *request)
+{
+    LOOM_API_ENTER(fn);
+    struct acc a = {origin_addr, origin_count, origin_datatype, NULL, 0, NULL, 0, target_rank,
+                    target_disp, target_count, target_datatype, op};
+    return accumulate(fn, &a, win, request, 1);
+}
+
+int loom__mpi_get_accumulate_c(const char *fn, const void *origin_addr, MPI_Count origin_count,
+                               MPI_Datatype origin_datatype, void *result_addr,
+                               MPI_Count result_count, MPI_Datatype result_datatype,
+                               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                               MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    LOOM_API_ENTER(fn);
+    struct acc a = {origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                    result_datatype, 1, target_rank, target_disp, target_count,
+                    target_datatype, op};
+    return accumulate(fn, &a, win, NULL, 0);
+}
+
+int loom__mpi_rget_accumulate_c(const char *fn, const void *origin_addr,
+                                MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                void *result_addr, MPI_Count result_count,
+                                MPI_Datatype result_datatype, int target_rank,
+                                MPI_Aint target_disp, MPI_Count target_count,
+                                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                MPI_Request *request)
+{
+    LOOM_API_ENTER(fn);
+    struct acc a = {origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                    result_datatype, 1, target_rank, target_disp, target_count,
+                    target_datatype, op};
+    return accumulate(fn, &a, win, request, 1);
+}
+
+int loom__mpi_fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                           int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    static const char fn[] = "MPI_Fetch_and_op";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_win *w = loom__win_arg(fn, win, &rc);
+    if (w == NULL)
+        return rc;
+    if ((rc = loom__rma_check_side(w, fn, "origin", 1, datatype)) != MPI_SUCCESS)
+        return rc;
+    if (!datatype->predefined)
+        return loom__win_error(w, fn, MPI_ERR_TYPE, "datatype is not a predefined datatype "
+                               "(MPI_Fetch_and_op takes one element of one)");
+    struct acc a = {origin_addr, 1, datatype, result_addr, 1, datatype, 1, target_rank,
+                    target_disp, 1, datatype, op};
+    return accumulate(fn, &a, win, NULL, 0);
+}
+
+/* 1 if t may be compared and swapped: a predefined integer, logical or byte type (those on
+ * which MPI_BAND or MPI_LAND is defined: no floating or character type is among them). */
+static int swappable(MPI_Datatype t)
+{
+    const struct loom_datatype *et = t->predefined ? loom__op_elem_type(t) : NULL;
+    const struct loom_op_elem *e = et ? loom__op_elem(et) : NULL;
+    return e != NULL && !e->pair &&
+           (e->kernel[LOOM_OP_BAND] != NULL || e->kernel[LOOM_OP_LAND] != NULL);
+}
+
+int loom__mpi_compare_and_swap(const void *origin_addr, const void *compare_addr,
+                               void *result_addr, MPI_Datatype datatype, int target_rank,
+                               MPI_Aint target_disp, MPI_Win win)
+{
+    static const char fn[] = "MPI_Compare_and_swap";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_win *w = loom__win_arg(fn, win, &rc);
+    if (w == NULL)
+        return rc;
+    if ((rc = loom__rma_check_side(w, fn, "origin", 1, datatype)) != MPI_SUCCESS ||
+        (rc = loom__rma_check_target_args(w, fn, target_rank, target_disp)) != MPI_SUCCESS)
+        return rc;
+    if (!swappable(datatype))
+        return loom__win_error(w, fn, MPI_ERR_TYPE, "datatype is not an integer, logical or "
+                               "byte type (MPI_Compare_and_swap compares bits of one)");
+    if (target_rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    char *taddr;
+    if ((rc = loom__rma_locate(w, fn, target_rank, target_disp, 1, datatype, 0, &taddr)) !=
+        MPI_SUCCESS)
+        return rc;
+    loom__rma_compare_swap(taddr, datatype, origin_addr, compare_addr, result_addr);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,109 @@
+/* api/rma_ops.c — MPI_Put, MPI_Get, MPI_Rput, MPI_Rget and their _c forms: one implementation
+ * for each pair, which takes the name of the call made (docs/bindings.md "Big counts").
+ * Arguments are checked in the order of api/rma_args.c; the data moves in rma/xfer.c. */
+#include "api/win.h"
+#include "dt/dt.h"
+#include "p2p/p2p.h"
+#include "p2p/request.h"
+
+/* A request for an operation on target `rank` (MPI_PROC_NULL: complete at once), or NULL. */
+static struct loom_request *rma_request(void)
+{
+    struct loom_request *r = loom__req_new(LOOM_REQ_RMA);
+    if (r != NULL) {
+        r->comm = MPI_COMM_SELF; /* where a wait reports (no error can come from the data) */
+        loom__p2p_status_empty(&r->status, MPI_ANY_SOURCE);
+    }
+    return r;
+}
+
+int loom__rma_request_done(struct loom_request **out)
+{
+    struct loom_request *r = rma_request();
+    if (r == NULL)
+        return LOOM_ERR_NOMEM;
+    atomic_store_explicit(&r->flags, LOOM_REQ_COMPLETE, memory_order_relaxed); /* not yet
+                                                                                 published */
+    *out = r;
+    return 0;
+}
+
+static int transfer(const char *fn, int get, void *oaddr, MPI_Count ocount, MPI_Datatype ot,
+                    int rank, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tt, MPI_Win win,
+                    MPI_Request *request, int is_request)
+{
+    int rc;
+    struct loom_win *w = loom__win_arg(fn, win, &rc);
+    if (w == NULL)
+        return rc;
+    if ((rc = loom__rma_check_side(w, fn, "origin", ocount, ot)) != MPI_SUCCESS ||
+        (rc = loom__rma_check_target_args(w, fn, rank, disp)) != MPI_SUCCESS ||
+        (rc = loom__rma_check_side(w, fn, "target", tcount, tt)) != MPI_SUCCESS)
+        return rc;
+    if (is_request && request == NULL)
+        return loom__win_error(w, fn, MPI_ERR_ARG, "request is NULL");
+    if ((rc = loom__rma_check_sizes(w, fn, "origin", ocount, ot, tcount, tt)) != MPI_SUCCESS)
+        return rc;
+    struct loom_request *req = NULL;
+    if (rank == MPI_PROC_NULL) {
+        if (is_request && (rc = loom__rma_request_done(&req)) != 0)
+            return loom__win_error_code(w, fn, rc);
+        if (is_request)
+            *request = req;
+        return MPI_SUCCESS;
+    }
+    char *taddr;
+    if ((rc = loom__rma_locate(w, fn, rank, disp, tcount, tt, is_request, &taddr)) !=
+        MPI_SUCCESS)
+        return rc;
+    if (is_request && (req = rma_request()) == NULL)
+        return loom__win_error_code(w, fn, LOOM_ERR_NOMEM);
+    rc = get ? loom__rma_get(w, oaddr, (size_t)ocount, ot, taddr, (size_t)tcount, tt, req)
+             : loom__rma_put(w, oaddr, (size_t)ocount, ot, taddr, (size_t)tcount, tt, req);
+    if (rc != 0) {
+        if (req)
+            loom__req_discard(req);
+        return loom__win_error_code(w, fn, rc);
+    }
+    if (is_request)
+        *request = req;
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_put_c(const char *fn, const void *origin_addr, MPI_Count origin_count,
+                    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    LOOM_API_ENTER(fn);
+    return transfer(fn, 0, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, NULL, 0);
+}
+
+int loom__mpi_get_c(const char *fn, void *origin_addr, MPI_Count origin_count,
+                    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    LOOM_API_ENTER(fn);
+    return transfer(fn, 1, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, NULL, 0);
+}
+
+int loom__mpi_rput_c(const char *fn, const void *origin_addr, MPI_Count origin_count,
+                     MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                     MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                     MPI_Request *request)
+{
+    LOOM_API_ENTER(fn);
+    return transfer(fn, 0, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, request, 1);
+}
+
+int loom__mpi_rget_c(const char *fn, void *origin_addr, MPI_Count origin_count,
+                     MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                     MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                     MPI_Request *request)
+{
+    LOOM_API_ENTER(fn);
+    return transfer(fn, 1, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, request, 1);
+}

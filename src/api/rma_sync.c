@@ -1,0 +1,342 @@
+/* api/rma_sync.c — synchronization of one-sided communication (MPI 4.1 section 12.5):
+ * MPI_Win_fence; MPI_Win_post, _start, _complete, _wait, _test; MPI_Win_lock, _unlock,
+ * _lock_all, _unlock_all; MPI_Win_flush, _flush_all, _flush_local, _flush_local_all;
+ * MPI_Win_sync.
+ *
+ * Each call checks its arguments, then whether it fits the epochs the calling origin has open
+ * (MPI_ERR_RMA_SYNC otherwise, naming what is open or missing), then does the work (rma/).
+ * How epochs combine: a fence's epoch in which no operation was issued ends when another kind
+ * starts (as MPICH and Open MPI allow: a fence cannot know whether it will be followed by
+ * operations); one access epoch of one kind at a time (lock_all, start, or locks on distinct
+ * targets); an exposure epoch (post) beside any of them.
+ *
+ * Completion: an operation's data has moved when its call returns, or when its chunk tasks
+ * have landed (large puts and gets); flush, flush_local, unlock, complete and fence wait for
+ * those, so local and remote completion are the same event here. */
+#include <stdlib.h>
+#include "api/win.h"
+#include "comm/comm.h"
+
+enum {
+    ANY_ASSERT = MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |
+                 MPI_MODE_NOSUCCEED
+};
+
+/* The window and its assert argument; NULL after reporting. Bits that are no MPI_MODE_* are
+ * MPI_ERR_ASSERT; a known bit a call does not use is ignored (it is only a hint). */
+static struct loom_win *win_assert(const char *fn, MPI_Win win, int assert, int *rc)
+{
+    struct loom_win *w = loom__win_arg(fn, win, rc);
+    if (w != NULL && (assert & ~ANY_ASSERT) != 0) {
+        *rc = loom__win_error(w, fn, MPI_ERR_ASSERT,
+                              "assert %#x has bits that are no MPI_MODE_* assertion", assert);
+        return NULL;
+    }
+    return w;
+}
+
+/* What forbids a new access epoch (lock, lock_all, start) now, or NULL. */
+static const char *access_open(struct loom_win *w)
+{
+    int a = atomic_load_explicit(&w->access, memory_order_relaxed);
+    if (a & LOOM_RMA_LOCK_ALL)
+        return "MPI_Win_lock_all's epoch is open";
+    if (a & LOOM_RMA_START)
+        return "MPI_Win_start's access epoch is open";
+    if (atomic_load_explicit(&w->nheld, memory_order_relaxed) > 0)
+        return "a target is locked";
+    return NULL;
+}
+
+int loom__mpi_win_fence(int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_fence";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_win *w = win_assert(fn, win, assert, &rc);
+    if (w == NULL)
+        return rc;
+    const char *why = access_open(w);
+    if (why == NULL && atomic_load_explicit(&w->exposing, memory_order_relaxed))
+        why = "MPI_Win_post's exposure epoch is open";
+    if (why != NULL)
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "%s", why);
+    rc = loom__rma_fence(w, assert);
+    return rc ? loom__win_error_code(w, fn, rc) : MPI_SUCCESS;
+}
+
+/* The window ranks of group's members, ascending, in *out (malloc'd) and their number; NULL
+ * after reporting MPI_ERR_GROUP (a member that is not one of the window's). */
+static int *group_ranks(struct loom_win *w, const char *fn, MPI_Group group, int *n, int *rc)
+{
+    const char *why = loom__group_invalid_reason(group);
+    if (why != NULL) {
+        *rc = loom__win_error(w, fn, MPI_ERR_GROUP, "%s", why);
+        return NULL;
+    }
+    int *ranks = malloc((size_t)(group->size ? group->size : 1) * sizeof *ranks);
+    if (ranks == NULL) {
+        *rc = loom__win_error_code(w, fn, LOOM_ERR_NOMEM);
+        return NULL;
+    }
+    /* counting sort by window rank: O(members + window size), no comparison sort */
+    uint8_t *in = calloc((size_t)w->size, 1);
+    if (in == NULL) {
+        free(ranks);
+        *rc = loom__win_error_code(w, fn, LOOM_ERR_NOMEM);
+        return NULL;
+    }
+    for (int i = 0; i < group->size; i++) {
+        int r = w->sh->win_of_world[group->world[i]];
+        if (r < 0) {
+            free(in);
+            free(ranks);
+            *rc = loom__win_error(w, fn, MPI_ERR_GROUP, "member %d of the group (world rank "
+                                  "%d) is not a member of the window", i, group->world[i]);
+            return NULL;
+        }
+        in[r] = 1;
+    }
+    int k = 0;
+    for (int r = 0; r < w->size; r++)
+        if (in[r])
+            ranks[k++] = r;
+    free(in);
+    *n = k;
+    return ranks;
+}
+
+int loom__mpi_win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_start";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_win *w = win_assert(fn, win, assert, &rc);
+    if (w == NULL)
+        return rc;
+    const char *why = loom__group_invalid_reason(group);
+    if (why != NULL)
+        return loom__win_error(w, fn, MPI_ERR_GROUP, "%s", why);
+    if ((why = access_open(w)) != NULL || (why = loom__rma_leave_fence(w)) != NULL)
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "%s", why);
+    int n, *ranks = group_ranks(w, fn, group, &n, &rc);
+    if (ranks == NULL)
+        return rc;
+    rc = loom__rma_start(w, ranks, n);
+    return rc ? loom__win_error_code(w, fn, rc) : MPI_SUCCESS;
+}
+
+int loom__mpi_win_complete(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_complete";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_win *w = loom__win_arg(fn, win, &rc);
+    if (w == NULL)
+        return rc;
+    if (!(atomic_load_explicit(&w->access, memory_order_relaxed) & LOOM_RMA_START))
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no access epoch of MPI_Win_start is "
+                               "open");
+    loom__rma_complete(w);
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_post";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_win *w = win_assert(fn, win, assert, &rc);
+    if (w == NULL)
+        return rc;
+    const char *why = loom__group_invalid_reason(group);
+    if (why != NULL)
+        return loom__win_error(w, fn, MPI_ERR_GROUP, "%s", why);
+    if (atomic_load_explicit(&w->exposing, memory_order_relaxed))
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "an exposure epoch of MPI_Win_post "
+                               "is open already (MPI_Win_wait or MPI_Win_test ends it)");
+    if ((why = loom__rma_leave_fence(w)) != NULL)
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "%s", why);
+    int n, *ranks = group_ranks(w, fn, group, &n, &rc);
+    if (ranks == NULL)
+        return rc;
+    rc = loom__rma_post(w, ranks, n);
+    return rc ? loom__win_error_code(w, fn, rc) : MPI_SUCCESS;
+}
+
+static int end_exposure(const char *fn, MPI_Win win, int *flag, int block)
+{
+    int rc;
+    struct loom_win *w = loom__win_arg(fn, win, &rc);
+    if (w == NULL)
+        return rc;
+    if (!block && flag == NULL)
+        return loom__win_error(w, fn, MPI_ERR_ARG, "flag is NULL");
+    if (!atomic_load_explicit(&w->exposing, memory_order_relaxed))
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no exposure epoch of MPI_Win_post "
+                               "is open");
+    int done = loom__rma_wait(w, block);
+    if (flag)
+        *flag = done;
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_win_wait(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_wait";
+    LOOM_API_ENTER(fn);
+    return end_exposure(fn, win, NULL, 1);
+}
+
+int loom__mpi_win_test(MPI_Win win, int *flag)
+{
+    static const char fn[] = "MPI_Win_test";
+    LOOM_API_ENTER(fn);
+    return end_exposure(fn, win, flag, 0);
+}
+
+/* The window of a call naming one target (lock, unlock, flush...): rank checked. */
+static struct loom_win *win_rank(const char *fn, MPI_Win win, int rank, int *rc)
+{
+    struct loom_win *w = loom__win_arg(fn, win, rc);
+    if (w != NULL && (rank < 0 || rank >= w->size)) {
+        *rc = loom__win_error(w, fn, MPI_ERR_RANK, "rank %d out of range (the window has %d "
+                              "members)", rank, w->size);
+        return NULL;
+    }
+    return w;
+}
+
+int loom__mpi_win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_lock";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_win *w = win_assert(fn, win, assert, &rc);
+    if (w == NULL)
+        return rc;
+    if (lock_type != MPI_LOCK_EXCLUSIVE && lock_type != MPI_LOCK_SHARED)
+        return loom__win_error(w, fn, MPI_ERR_LOCKTYPE, "lock_type %d is neither "
+                               "MPI_LOCK_EXCLUSIVE nor MPI_LOCK_SHARED", lock_type);
+    if (win_rank(fn, win, rank, &rc) == NULL)
+        return rc;
+    int a = atomic_load_explicit(&w->access, memory_order_relaxed);
+    const char *why = NULL;
+    if (a & LOOM_RMA_LOCK_ALL)
+        why = "MPI_Win_lock_all's epoch is open";
+    else if (a & LOOM_RMA_START)
+        why = "MPI_Win_start's access epoch is open";
+    else if (loom__rma_held(w, rank))
+        why = "this origin holds a lock on the target already";
+    else
+        why = loom__rma_leave_fence(w);
+    if (why != NULL)
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "%s (target %d)", why, rank);
+    rc = loom__rma_lock(w, rank, lock_type == MPI_LOCK_EXCLUSIVE,
+                        (assert & MPI_MODE_NOCHECK) != 0);
+    return rc ? loom__win_error_code(w, fn, rc) : MPI_SUCCESS;
+}
+
+int loom__mpi_win_unlock(int rank, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_unlock";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_win *w = win_rank(fn, win, rank, &rc);
+    if (w == NULL)
+        return rc;
+    if (!loom__rma_held(w, rank))
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "this origin holds no lock on target "
+                               "%d (MPI_Win_lock first)", rank);
+    loom__rma_unlock(w, rank);
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_win_lock_all(int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_lock_all";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_win *w = win_assert(fn, win, assert, &rc);
+    if (w == NULL)
+        return rc;
+    const char *why = access_open(w);
+    if (why == NULL)
+        why = loom__rma_leave_fence(w);
+    if (why != NULL)
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "%s", why);
+    loom__rma_lock_all(w, (assert & MPI_MODE_NOCHECK) != 0);
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_win_unlock_all(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_unlock_all";
+    LOOM_API_ENTER(fn);
+    int rc;
+    struct loom_win *w = loom__win_arg(fn, win, &rc);
+    if (w == NULL)
+        return rc;
+    if (!(atomic_load_explicit(&w->access, memory_order_relaxed) & LOOM_RMA_LOCK_ALL))
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no epoch of MPI_Win_lock_all is "
+                               "open");
+    loom__rma_unlock_all(w);
+    return MPI_SUCCESS;
+}
+
+/* The flushes: in a passive-target epoch on `rank` (one) or on any target (!one), wait for
+ * this origin's operations in flight. */
+static int flush(const char *fn, MPI_Win win, int one, int rank)
+{
+    int rc;
+    struct loom_win *w = one ? win_rank(fn, win, rank, &rc) : loom__win_arg(fn, win, &rc);
+    if (w == NULL)
+        return rc;
+    if (one && !loom__rma_passive(w, rank))
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "target %d is not in a passive-target "
+                               "epoch of this origin (MPI_Win_lock or MPI_Win_lock_all)",
+                               rank);
+    if (!one && !(atomic_load_explicit(&w->access, memory_order_relaxed) & LOOM_RMA_LOCK_ALL) &&
+        atomic_load_explicit(&w->nheld, memory_order_relaxed) == 0)
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no passive-target epoch is open "
+                               "(MPI_Win_lock or MPI_Win_lock_all)");
+    loom__rma_flush(w);
+    return MPI_SUCCESS;
+}
+
+int loom__mpi_win_flush(int rank, MPI_Win win)
+{
+    LOOM_API_ENTER("MPI_Win_flush");
+    return flush("MPI_Win_flush", win, 1, rank);
+}
+
+int loom__mpi_win_flush_local(int rank, MPI_Win win)
+{
+    LOOM_API_ENTER("MPI_Win_flush_local");
+    return flush("MPI_Win_flush_local", win, 1, rank);
+}
+
+int loom__mpi_win_flush_all(MPI_Win win)
+{
+    LOOM_API_ENTER("MPI_Win_flush_all");
+    return flush("MPI_Win_flush_all", win, 0, 0);
+}
+
+int loom__mpi_win_flush_local_all(MPI_Win win)
+{
+    LOOM_API_ENTER("MPI_Win_flush_local_all");
+    return flush("MPI_Win_flush_local_all", win, 0, 0);
+}
+
+int loom__mpi_win_sync(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_sync";
+    LOOM_API_ENTER(fn);
+    int rc;
+    if (loom__win_arg(fn, win, &rc) == NULL)
+        return rc;
+    /* The unified model's memory barrier: this thread's earlier stores to window memory are
+     * ordered before its later loads and stores (MPI 4.1 section 12.7). */
+    atomic_thread_fence(memory_order_seq_cst);
+    return MPI_SUCCESS;
+}
