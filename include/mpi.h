@@ -1,4 +1,4 @@
-/* mpi.h — loom's MPI interface: the standard names of MPI 3.1 that loom implements, and
+/* mpi.h — loom's MPI interface: the standard names of MPI 4.1 that loom implements, and
  * loom's own extensions (MPIX_*, loom_*).
  *
  * Handles are pointers to loom objects. Predefined handles are addresses of objects inside

@@ -77,8 +77,10 @@ static int move(struct loom_win *w, void *dst, const struct loom_datatype *dt, s
 {
     size_t n = loom__dt_stream_size(st, scount);
     if (n <= loom__p2p_copy_chunk || !loom__p2p_copy_tasks) {
-        if (n && dt->contig && st->contig) /* the small put's path: one memcpy */
-            memcpy((char *)((uintptr_t)dst + (uintptr_t)dt->true_lb),
+        /* the small put's path: one copy (memmove: a rank may put from its own window into
+         * itself, and glibc's memmove costs what memcpy does when nothing overlaps) */
+        if (n && dt->contig && st->contig)
+            memmove((char *)((uintptr_t)dst + (uintptr_t)dt->true_lb),
                    (const char *)((uintptr_t)src + (uintptr_t)st->true_lb), n);
         else if (n)
             loom__dt_copy(dst, dt, dcount, src, st, scount, 0, n);
