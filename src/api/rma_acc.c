@@ -6,6 +6,8 @@
  * MPI_Fetch_and_op and MPI_Compare_and_swap take one element of a predefined type, the latter
  * only of an integer, logical or byte type. The update itself, element-wise atomic, is
  * rma/acc.c's; it is done in the call, so a request-based accumulate is complete at once. */
+#include <stdint.h>
+#include <string.h>
 #include "api/win.h"
 #include "coll/op.h"
 #include "dt/dt.h"
@@ -125,11 +127,44 @@ int loom__mpi_rget_accumulate_c(const char *fn, const void *origin_addr,
     return accumulate(fn, &a, win, request, 1);
 }
 
+/* The fetch-and-op of a predefined type on a static window, checked and done in one function:
+ * what a counter or a ticket does. 1 when done; 0 sends the call down the full path, which
+ * checks everything again and reports what is wrong. */
+static inline __attribute__((always_inline)) int fetch_and_op_fast(const void *origin, void *result, MPI_Datatype t, int rank,
+                                    MPI_Aint disp, MPI_Op op, MPI_Win w)
+{
+    if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(t) ||
+        !t->predefined || t->contents != NULL || !loom__op_valid(op) || !op->predefined ||
+        (unsigned)rank >= (unsigned)w->size || disp < 0 ||
+        w->sh->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        return 0;
+    const struct loom_win_seg *s = &w->sh->seg[rank];
+    ptrdiff_t off;
+    if ((size_t)disp > s->size || __builtin_mul_overflow((ptrdiff_t)disp, s->disp_unit, &off) ||
+        (size_t)off + (size_t)t->true_extent > s->size || !loom__rma_may_access(w, rank))
+        return 0;
+    struct loom_rma_elem e;
+    if (loom__rma_elem_init(&e, t, op) != 0)
+        return 0;
+    loom__rma_note_op(w);
+    _Alignas(max_align_t) unsigned char in[64] = {0};
+    if (op != MPI_NO_OP) /* the kernels read a typed, aligned element (a pair: its C struct) */
+        memcpy(in, origin, e.foot);
+    _Alignas(max_align_t) unsigned char old[64];
+    loom__rma_elem_update(&e, (char *)((uintptr_t)s->base + (uintptr_t)off), in, old);
+    memcpy(result, old, e.foot);
+    return 1;
+}
+
 int loom__mpi_fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                            int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
     static const char fn[] = "MPI_Fetch_and_op";
     LOOM_API_ENTER(fn);
+    if (__builtin_expect(fetch_and_op_fast(origin_addr, result_addr, datatype, target_rank,
+                                           target_disp, op, win),
+                         1))
+        return MPI_SUCCESS;
     int rc;
     struct loom_win *w = loom__win_arg(fn, win, &rc);
     if (w == NULL)

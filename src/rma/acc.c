@@ -119,6 +119,49 @@ static void walk(struct walk *v, const struct loom_datatype *t, char *base, size
     }
 }
 
+/* The kernels of recently used element types, by address (a lookup scans a table of every
+ * predefined type): a hint read and written relaxed, checked against the type it names. */
+enum { CACHE = 64 };
+static _Atomic(const struct loom_op_elem *) elem_cache[CACHE];
+
+static const struct loom_op_elem *elem_of(const struct loom_datatype *et)
+{
+    _Atomic(const struct loom_op_elem *) *slot = &elem_cache[((uintptr_t)et / 64) % CACHE];
+    const struct loom_op_elem *oe = atomic_load_explicit(slot, memory_order_relaxed);
+    if (oe != NULL && oe->type == et)
+        return oe;
+    oe = loom__op_elem(et);
+    if (oe != NULL)
+        atomic_store_explicit(slot, oe, memory_order_relaxed);
+    return oe;
+}
+
+int loom__rma_elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
+                        const struct loom_op *op)
+{
+    memset(e, 0, sizeof *e);
+    e->kind = op->kind;
+    e->size = et->size;
+    e->foot = (size_t)et->true_extent;
+    if (e->foot > MAX_FOOT)
+        return -1; /* no predefined type is this large */
+    const struct loom_op_elem *oe = elem_of(et);
+    if (oe != NULL && oe->pair) {
+        e->pair = 1;
+        e->boff = oe->boff;
+    }
+    if (oe != NULL && !oe->pair) {
+        e->integer = oe->kernel[LOOM_OP_BAND] != NULL && et != &loom_mpi_byte;
+        e->real = et == &loom_mpi_double ? 8 : et == &loom_mpi_float ? 4 : 0;
+    }
+    if (op->kind == LOOM_OP_REPLACE || op->kind == LOOM_OP_NO_OP)
+        return 0;
+    if (oe == NULL || op->kind < 0 || op->kind > LOOM_OP_MAXLOC ||
+        (e->kernel = oe->kernel[op->kind]) == NULL)
+        return -1;
+    return 0;
+}
+
 int loom__rma_accumulate(const void *oaddr, size_t ocount, const struct loom_datatype *ot,
                          void *raddr, size_t rcount, const struct loom_datatype *rt,
                          char *taddr, size_t tcount, const struct loom_datatype *tt,
@@ -128,19 +171,8 @@ int loom__rma_accumulate(const void *oaddr, size_t ocount, const struct loom_dat
     if (et == NULL || et->size == 0 || tcount == 0 || tt->size == 0)
         return 0;
     struct walk v;
-    memset(&v.e, 0, sizeof v.e);
-    v.e.kind = op->kind;
-    v.e.size = et->size;
-    v.e.foot = (size_t)et->true_extent;
-    const struct loom_op_elem *oe = loom__op_elem(et);
-    if (oe != NULL && oe->pair) {
-        v.e.pair = 1;
-        v.e.boff = oe->boff;
-    }
-    if (op->kind != LOOM_OP_REPLACE && op->kind != LOOM_OP_NO_OP)
-        v.e.kernel = oe->kernel[op->kind]; /* checked by the API layer (loom__op_check) */
-    if (v.e.foot > MAX_FOOT)
-        return LOOM_ERR_TYPE; /* no predefined type is this large */
+    if (loom__rma_elem_init(&v.e, et, op) != 0)
+        return LOOM_ERR_TYPE; /* the API layer checked the op against the type */
     if (op->kind == LOOM_OP_NO_OP)
         ot = NULL;
     if (tt->contig && (ot == NULL || ot->contig) && (rt == NULL || rt->contig) &&

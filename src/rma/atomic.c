@@ -62,37 +62,57 @@ static void combine(const struct loom_rma_elem *e, const void *in, void *next)
         e->kernel(in, next, 1, e->foot, e->boff);
 }
 
-/* The compare-and-swap loop for one width. */
-#define CAS_LOOP(T)                                                                            \
-    do {                                                                                       \
-        T *q = (T *)(void *)p, cur = __atomic_load_n(q, __ATOMIC_ACQUIRE), next;               \
-        if (e->kind == LOOM_OP_NO_OP) {                                                        \
-            memcpy(old, &cur, sizeof cur);                                                     \
-            return;                                                                            \
+/* The update of an element of one width, T an unsigned integer of that width. The frequent
+ * operations have an instruction of their own (an exchange, a load, an add or a bitwise
+ * operation on an integer); a sum of floating values is an add inside the compare-and-swap
+ * loop; everything else runs the operation's kernel on a copy inside that loop. R is 1 when
+ * F is the floating type of this width (0 and F unused for the others). */
+#define UPDATE(T, F, R)                                                                         \
+    static void update_##T(const struct loom_rma_elem *e, T *q, const void *in, void *old)      \
+    {                                                                                          \
+        T v, cur, next;                                                                        \
+        memcpy(&v, in, sizeof v);                                                              \
+        switch (e->integer ? e->kind : e->kind == LOOM_OP_REPLACE || e->kind == LOOM_OP_NO_OP  \
+                                           ? e->kind                                           \
+                                           : -1) {                                             \
+        case LOOM_OP_NO_OP: cur = __atomic_load_n(q, __ATOMIC_ACQUIRE); break;                 \
+        case LOOM_OP_REPLACE: cur = __atomic_exchange_n(q, v, __ATOMIC_ACQ_REL); break;        \
+        case LOOM_OP_SUM: cur = __atomic_fetch_add(q, v, __ATOMIC_ACQ_REL); break;             \
+        case LOOM_OP_BAND: cur = __atomic_fetch_and(q, v, __ATOMIC_ACQ_REL); break;            \
+        case LOOM_OP_BOR: cur = __atomic_fetch_or(q, v, __ATOMIC_ACQ_REL); break;              \
+        case LOOM_OP_BXOR: cur = __atomic_fetch_xor(q, v, __ATOMIC_ACQ_REL); break;            \
+        default:                                                                               \
+            cur = __atomic_load_n(q, __ATOMIC_ACQUIRE);                                        \
+            do {                                                                               \
+                if (R && e->real == (int)sizeof(T) && e->kind == LOOM_OP_SUM) {                \
+                    F a, b;                                                                    \
+                    memcpy(&a, &cur, sizeof a);                                                \
+                    memcpy(&b, in, sizeof b);                                                  \
+                    a += b;                                                                    \
+                    memcpy(&next, &a, sizeof next);                                            \
+                } else {                                                                       \
+                    next = cur;                                                                \
+                    combine(e, in, &next);                                                     \
+                }                                                                              \
+            } while (!__atomic_compare_exchange_n(q, &cur, next, 1, __ATOMIC_ACQ_REL,          \
+                                                  __ATOMIC_ACQUIRE));                          \
         }                                                                                      \
-        if (e->kind == LOOM_OP_REPLACE) {                                                      \
-            memcpy(&next, in, sizeof next);                                                    \
-            cur = __atomic_exchange_n(q, next, __ATOMIC_ACQ_REL);                              \
-            memcpy(old, &cur, sizeof cur);                                                     \
-            return;                                                                            \
-        }                                                                                      \
-        do {                                                                                   \
-            next = cur;                                                                        \
-            combine(e, in, &next);                                                             \
-        } while (!__atomic_compare_exchange_n(q, &cur, next, 1, __ATOMIC_ACQ_REL,              \
-                                              __ATOMIC_ACQUIRE));                              \
         memcpy(old, &cur, sizeof cur);                                                         \
-        return;                                                                                \
-    } while (0)
+    }
+
+UPDATE(uint8_t, uint8_t, 0)
+UPDATE(uint16_t, uint16_t, 0)
+UPDATE(uint32_t, float, 1)
+UPDATE(uint64_t, double, 1)
 
 void loom__rma_elem_update(const struct loom_rma_elem *e, char *p, const void *in, void *old)
 {
     if (e->foot <= 8 && (e->foot & (e->foot - 1)) == 0 && (uintptr_t)p % e->foot == 0) {
         switch (e->foot) {
-        case 1: CAS_LOOP(uint8_t);
-        case 2: CAS_LOOP(uint16_t);
-        case 4: CAS_LOOP(uint32_t);
-        case 8: CAS_LOOP(uint64_t);
+        case 1: update_uint8_t(e, (uint8_t *)(void *)p, in, old); return;
+        case 2: update_uint16_t(e, (uint16_t *)(void *)p, in, old); return;
+        case 4: update_uint32_t(e, (uint32_t *)(void *)p, in, old); return;
+        case 8: update_uint64_t(e, (uint64_t *)(void *)p, in, old); return;
         }
     }
     unsigned first, last;

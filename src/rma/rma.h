@@ -219,7 +219,8 @@ int loom__rma_in_region(struct loom_win *w, int r, uintptr_t lo, uintptr_t hi);
 
 /* 1 if the calling origin may access target r now: a fence's epoch, lock_all, r in the
  * access epoch of MPI_Win_start, or a lock held on r. */
-static inline int loom__rma_may_access(struct loom_win *w, int r)
+static inline __attribute__((always_inline)) int loom__rma_may_access(struct loom_win *w,
+                                                                      int r)
 {
     int a = atomic_load_explicit(&w->access, memory_order_acquire); /* pairs with the
                                                      release that sets START after start_set */
@@ -241,7 +242,7 @@ static inline int loom__rma_passive(struct loom_win *w, int r)
 }
 /* An operation was issued in a fence's epoch (MPI_Win_start/_post/_lock after that fence are
  * then MPI_ERR_RMA_SYNC). */
-static inline void loom__rma_note_op(struct loom_win *w)
+static inline __attribute__((always_inline)) void loom__rma_note_op(struct loom_win *w)
 {
     if ((atomic_load_explicit(&w->access, memory_order_relaxed) & LOOM_RMA_FENCE) &&
         !atomic_load_explicit(&w->fence_ops, memory_order_relaxed))
@@ -304,8 +305,15 @@ struct loom_rma_elem {
     int kind;
     size_t size, foot, boff;
     int pair;
+    int integer;      /* an integer type: SUM and the bit operations have instructions */
+    int real;         /* 4: float, 8: double (SUM as an add in a compare-and-swap loop) */
     void (*kernel)(const void *in, void *inout, size_t n, size_t stride, size_t boff);
 };
+/* Fill e for elements of predefined type et under op (checked against each other): 0, or -1
+ * when no kernel applies (the caller takes its full path, which reports). Cheap: the lookup
+ * of et's kernels is cached. */
+int loom__rma_elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
+                        const struct loom_op *op);
 /* Update the element at p atomically with `in` (its memory layout, foot bytes) and copy its
  * old value to `old` (foot bytes, never NULL). */
 void loom__rma_elem_update(const struct loom_rma_elem *e, char *p, const void *in, void *old);
