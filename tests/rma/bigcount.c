@@ -78,8 +78,8 @@ static void open_twins(struct twin *t, int kind)
                                   &t->win[0]));
         } else if (kind == ALLOCATE) {
             if (wide)
-                OK(MPI_Win_allocate_c(bytes, (MPI_Aint)sizeof(int), MPI_INFO_NULL,
-                                      MPI_COMM_WORLD, &base, &t->win[1]));
+                OK(MPI_Win_allocate_c(bytes, (MPI_Aint)sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                                      &base, &t->win[1]));
             else
                 OK(MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
                                     &t->win[0]));
@@ -88,8 +88,8 @@ static void open_twins(struct twin *t, int kind)
                 OK(MPI_Win_allocate_shared_c(bytes, (MPI_Aint)sizeof(int), MPI_INFO_NULL,
                                              MPI_COMM_WORLD, &base, &t->win[1]));
             else
-                OK(MPI_Win_allocate_shared(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
-                                           &base, &t->win[0]));
+                OK(MPI_Win_allocate_shared(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+                                           &t->win[0]));
             check_queries(t->win[wide], t->n);
         }
         t->mem[wide] = base;
@@ -110,15 +110,15 @@ static void epoch1(struct twin *t, int wide)
         for (int k = 0; k < t->n; k++)
             OK(MPI_Accumulate_c(t->acc, (MPI_Count)4, MPI_INT, k, AT_ACC, (MPI_Count)4, MPI_INT,
                                 MPI_SUM, w));
-        OK(MPI_Get_accumulate_c(t->gacc, (MPI_Count)3, MPI_INT, t->res[1], (MPI_Count)3,
-                                MPI_INT, r, AT_GACC, (MPI_Count)3, MPI_INT, MPI_SUM, w));
+        OK(MPI_Get_accumulate_c(t->gacc, (MPI_Count)3, MPI_INT, t->res[1], (MPI_Count)3, MPI_INT, r,
+                                AT_GACC, (MPI_Count)3, MPI_INT, MPI_SUM, w));
     } else {
         OK(MPI_Put(t->src, NPUT, MPI_INT, r, AT_PUT, NPUT, MPI_INT, w));
         OK(MPI_Put(t->srcv, 1, t->vec, r, AT_VEC, 20, MPI_INT, w));
         for (int k = 0; k < t->n; k++)
             OK(MPI_Accumulate(t->acc, 4, MPI_INT, k, AT_ACC, 4, MPI_INT, MPI_SUM, w));
-        OK(MPI_Get_accumulate(t->gacc, 3, MPI_INT, t->res[0], 3, MPI_INT, r, AT_GACC, 3,
-                              MPI_INT, MPI_SUM, w));
+        OK(MPI_Get_accumulate(t->gacc, 3, MPI_INT, t->res[0], 3, MPI_INT, r, AT_GACC, 3, MPI_INT,
+                              MPI_SUM, w));
     }
 }
 
@@ -130,10 +130,9 @@ static void epoch2(struct twin *t, int wide)
     for (int k = 0; k < 30; k++)
         t->gotv[wide][k] = -1;
     if (wide) {
-        OK(MPI_Get_c(t->got[1], (MPI_Count)NPUT, MPI_INT, t->left, AT_PUT, (MPI_Count)NPUT,
-                     MPI_INT, w));
-        OK(MPI_Get_c(t->gotv[1], (MPI_Count)1, t->vec, t->left, AT_VEC, (MPI_Count)20, MPI_INT,
+        OK(MPI_Get_c(t->got[1], (MPI_Count)NPUT, MPI_INT, t->left, AT_PUT, (MPI_Count)NPUT, MPI_INT,
                      w));
+        OK(MPI_Get_c(t->gotv[1], (MPI_Count)1, t->vec, t->left, AT_VEC, (MPI_Count)20, MPI_INT, w));
     } else {
         OK(MPI_Get(t->got[0], NPUT, MPI_INT, t->left, AT_PUT, NPUT, MPI_INT, w));
         OK(MPI_Get(t->gotv[0], 1, t->vec, t->left, AT_VEC, 20, MPI_INT, w));

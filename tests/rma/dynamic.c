@@ -121,9 +121,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < NC; k++)
         CHECK_INT(C[k], ival(3, left, k));
     for (int k = 0; k < NB; k++) {
-        double want = k < 2                          ? dval(3, left, k)
-                      : k >= AT_B && k < AT_B + 3    ? dval(1, right, k - AT_B)
-                                                     : DPOISON;
+        double want = k < 2                       ? dval(3, left, k)
+                      : k >= AT_B && k < AT_B + 3 ? dval(1, right, k - AT_B)
+                                                  : DPOISON;
         CHECK(B[k] == want);
     }
     for (int k = 0; k < NA; k++) /* detached: as epoch 1 left it */
@@ -135,8 +135,8 @@ int main(int argc, char **argv)
     OK(MPI_Barrier(MPI_COMM_WORLD));
     OK(MPI_Win_lock_all(0, win));
     for (int t = 0; t < n; t++)
-        OK(MPI_Get(&got_c0[t], 1, MPI_INT, t, MPI_Aint_add(addr_c[t], 5 * sizeof(int)), 1,
-                   MPI_INT, win));
+        OK(MPI_Get(&got_c0[t], 1, MPI_INT, t, MPI_Aint_add(addr_c[t], 5 * sizeof(int)), 1, MPI_INT,
+                   win));
     OK(MPI_Win_unlock_all(win));
     for (int t = 0; t < n; t++)
         CHECK_INT(got_c0[t], ival(3, (t + n - 1) % n, 5));

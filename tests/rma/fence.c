@@ -72,13 +72,13 @@ struct rank_state {
     struct mem exp; /* what they must hold */
     void *raw[4];   /* MPI_Win_create's memory */
     /* the derived types */
-    MPI_Datatype pair_t;   /* struct {int; double}, resized to sizeof(struct pair) */
-    MPI_Datatype vec3of5;  /* ints: 4 blocks of 3, stride 5 */
-    MPI_Datatype vec2of4;  /* doubles: 3 blocks of 2, stride 4 */
-    MPI_Datatype idx_d;    /* doubles: blocks {2,1,3} at {0,4,7} */
-    MPI_Datatype int_x3;   /* an int resized to the extent of 3 */
-    MPI_Datatype char_x3;  /* a char resized to the extent of 3 */
-    MPI_Datatype two_gap;  /* two pairs, the second 2 pairs after the first */
+    MPI_Datatype pair_t;  /* struct {int; double}, resized to sizeof(struct pair) */
+    MPI_Datatype vec3of5; /* ints: 4 blocks of 3, stride 5 */
+    MPI_Datatype vec2of4; /* doubles: 3 blocks of 2, stride 4 */
+    MPI_Datatype idx_d;   /* doubles: blocks {2,1,3} at {0,4,7} */
+    MPI_Datatype int_x3;  /* an int resized to the extent of 3 */
+    MPI_Datatype char_x3; /* a char resized to the extent of 3 */
+    MPI_Datatype two_gap; /* two pairs, the second 2 pairs after the first */
 };
 
 static int right_of(const struct rank_state *s)
@@ -215,8 +215,8 @@ static void pattern(struct mem *m, int n, int t)
     do {                                                                                       \
         long long g_ = (got), w_ = (want);                                                     \
         if (g_ != w_) {                                                                        \
-            fprintf(stderr, "%s:%d: %s[%d] is %lld, expected %lld\n", __FILE__, __LINE__,      \
-                    (what), (int)(k), g_, w_);                                                 \
+            fprintf(stderr, "%s:%d: %s[%d] is %lld, expected %lld\n", __FILE__, __LINE__, (what), \
+                    (int)(k), g_, w_);                                                         \
             fflush(NULL);                                                                      \
             _exit(99);                                                                         \
         }                                                                                      \
@@ -307,7 +307,7 @@ struct get_dst {
     double d[6];
     char c[9];
     struct pair p[2];
-    int vec[18];   /* vec3of5 at the origin: 12 ints, 6 gaps */
+    int vec[18];    /* vec3of5 at the origin: 12 ints, 6 gaps */
     double idx[10]; /* idx_d at the origin */
     int strided[4]; /* from int_x3 at the target */
     int self[3];
@@ -449,10 +449,14 @@ enum { CHAIN = 4, RELAY = 20 };
 static int chain_targets(int e, int o, int t, int n)
 {
     switch (e % 4) {
-    case 0: return t == (o + 1) % n;
-    case 1: return t == o;
-    case 2: return 1;
-    default: return t == (o + n - 1) % n;
+    case 0:
+        return t == (o + 1) % n;
+    case 1:
+        return t == o;
+    case 2:
+        return 1;
+    default:
+        return t == (o + n - 1) % n;
     }
 }
 
@@ -471,11 +475,10 @@ static void epochs_chain(struct rank_state *s)
         /* the relay: put this epoch's value into the right neighbour, read back the last */
         relay_src[e] = ival(10 + e, o, 99);
         relay_got[e] = IPOISON;
-        OK(MPI_Put(&relay_src[e], 1, MPI_INT, right, o * SLOT + RELAY + e % 2, 1, MPI_INT,
-                   s->wi));
+        OK(MPI_Put(&relay_src[e], 1, MPI_INT, right, o * SLOT + RELAY + e % 2, 1, MPI_INT, s->wi));
         if (e > 0)
-            OK(MPI_Get(&relay_got[e], 1, MPI_INT, right, o * SLOT + RELAY + (e - 1) % 2, 1,
-                       MPI_INT, s->wi));
+            OK(MPI_Get(&relay_got[e], 1, MPI_INT, right, o * SLOT + RELAY + (e - 1) % 2, 1, MPI_INT,
+                       s->wi));
         OK(MPI_Win_fence(e == CHAIN - 1 ? MPI_MODE_NOSTORE | MPI_MODE_NOPUT : 0, s->wi));
     }
     OK(MPI_Win_fence(MPI_MODE_NOSTORE | MPI_MODE_NOPUT, s->wd));

@@ -193,8 +193,7 @@ static void accumulate_into(struct rank_state *s, int t)
     struct contrib *c = &s->c;
     MPI_Win w = s->win;
     OK(MPI_Accumulate(c->isum, 4, MPI_INT, t, AT(isum), 4, MPI_INT, MPI_SUM, w));
-    OK(MPI_Accumulate(&c->lprod, 1, MPI_LONG_LONG, t, AT(lprod), 1, MPI_LONG_LONG, MPI_PROD,
-                      w));
+    OK(MPI_Accumulate(&c->lprod, 1, MPI_LONG_LONG, t, AT(lprod), 1, MPI_LONG_LONG, MPI_PROD, w));
     OK(MPI_Accumulate(&c->dprod, 1, MPI_DOUBLE, t, AT(dprod), 1, MPI_DOUBLE, MPI_PROD, w));
     OK(MPI_Accumulate(&c->imax, 1, MPI_INT, t, AT(imax), 1, MPI_INT, MPI_MAX, w));
     OK(MPI_Accumulate(&c->imin, 1, MPI_INT, t, AT(imin), 1, MPI_INT, MPI_MIN, w));
@@ -208,19 +207,18 @@ static void accumulate_into(struct rank_state *s, int t)
     OK(MPI_Accumulate(c->lor, 2, MPI_INT, t, AT(lor), 2, MPI_INT, MPI_LOR, w));
     OK(MPI_Accumulate(&c->lxor, 1, MPI_INT, t, AT(lxor), 1, MPI_INT, MPI_LXOR, w));
     OK(MPI_Accumulate(c->maxloc, 2, MPI_2INT, t, AT(maxloc), 2, MPI_2INT, MPI_MAXLOC, w));
-    OK(MPI_Accumulate(&c->minloc, 1, MPI_DOUBLE_INT, t, AT(minloc), 1, MPI_DOUBLE_INT,
-                      MPI_MINLOC, w));
-    OK(MPI_Accumulate(c->replace_all, 4, MPI_INT, t, AT(replace_all), 4, MPI_INT, MPI_REPLACE,
+    OK(MPI_Accumulate(&c->minloc, 1, MPI_DOUBLE_INT, t, AT(minloc), 1, MPI_DOUBLE_INT, MPI_MINLOC,
                       w));
+    OK(MPI_Accumulate(c->replace_all, 4, MPI_INT, t, AT(replace_all), 4, MPI_INT, MPI_REPLACE, w));
     if (t == (s->rank + 1) % s->n)
-        OK(MPI_Accumulate(c->replace_one, 3, MPI_INT, t, AT(replace_one), 3, MPI_INT,
-                          MPI_REPLACE, w));
+        OK(MPI_Accumulate(c->replace_one, 3, MPI_INT, t, AT(replace_one), 3, MPI_INT, MPI_REPLACE,
+                          w));
     OK(MPI_Accumulate(c->vec, 1, s->vec_o, t, AT(vec), 1, s->vec_t, MPI_SUM, w));
     OK(MPI_Accumulate(c->dsum, 3, MPI_DOUBLE, t, DW_AT, 3, MPI_DOUBLE, MPI_SUM, s->dwin));
 
     struct fetched *g = &s->got[t];
-    OK(MPI_Get_accumulate(&c->add, 1, MPI_LONG_LONG, &g->ga, 1, MPI_LONG_LONG, t, AT(counter),
-                          1, MPI_LONG_LONG, MPI_SUM, w));
+    OK(MPI_Get_accumulate(&c->add, 1, MPI_LONG_LONG, &g->ga, 1, MPI_LONG_LONG, t, AT(counter), 1,
+                          MPI_LONG_LONG, MPI_SUM, w));
     OK(MPI_Fetch_and_op(&c->add, &g->fop, MPI_LONG_LONG, t, AT(fop), MPI_SUM, w));
     OK(MPI_Fetch_and_op(&c->swap, &g->swap, MPI_INT, t, AT(swap), MPI_REPLACE, w));
     OK(MPI_Compare_and_swap(&c->cas, &c->minus_one, &g->cas, MPI_INT, t, AT(cas), w));
@@ -296,8 +294,8 @@ static void check_results(const struct rank_state *s)
         CHECK(a->vec[k] == want);
     }
     for (int k = 0; k < NDW; k++) {
-        double want = k >= DW_AT && k < DW_AT + 3 ? DPOISON + 0.5 * tri(n) + (k - DW_AT) * n
-                                                  : DPOISON;
+        double want =
+            k >= DW_AT && k < DW_AT + 3 ? DPOISON + 0.5 * tri(n) + (k - DW_AT) * n : DPOISON;
         CHECK(s->dw[k] == want);
     }
 }
@@ -373,10 +371,10 @@ struct reads {
 
 static void read_back(struct rank_state *s, struct reads *r, int t)
 {
-    OK(MPI_Get_accumulate(NULL, 0, MPI_LONG_LONG, &r->counter, 1, MPI_LONG_LONG, t, AT(counter),
-                          1, MPI_LONG_LONG, MPI_NO_OP, s->win));
-    OK(MPI_Get_accumulate(NULL, 0, MPI_INT, r->isum, 4, MPI_INT, t, AT(isum), 4, MPI_INT,
-                          MPI_NO_OP, s->win));
+    OK(MPI_Get_accumulate(NULL, 0, MPI_LONG_LONG, &r->counter, 1, MPI_LONG_LONG, t, AT(counter), 1,
+                          MPI_LONG_LONG, MPI_NO_OP, s->win));
+    OK(MPI_Get_accumulate(NULL, 0, MPI_INT, r->isum, 4, MPI_INT, t, AT(isum), 4, MPI_INT, MPI_NO_OP,
+                          s->win));
     OK(MPI_Fetch_and_op(NULL, &r->fop, MPI_LONG_LONG, t, AT(fop), MPI_NO_OP, s->win));
     OK(MPI_Fetch_and_op(NULL, &r->cas, MPI_INT, t, AT(cas), MPI_NO_OP, s->win));
 }
@@ -396,8 +394,7 @@ static void run(int flavor)
         s->raw[1] = s->dw = malloc((size_t)dbytes);
         CHECK(s->a != NULL && s->dw != NULL);
         OK(MPI_Win_create(s->a, bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &s->win));
-        OK(MPI_Win_create(s->dw, dbytes, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
-                          &s->dwin));
+        OK(MPI_Win_create(s->dw, dbytes, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &s->dwin));
     } else {
         OK(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &s->a, &s->win));
         OK(MPI_Win_allocate(dbytes, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &s->dw,

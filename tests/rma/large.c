@@ -108,8 +108,7 @@ static void vector_under_fence(struct big *b)
         b->ddst[j] = 0.0;
     OK(MPI_Get(b->ddst, 1, b->every_other, left, 0, NV, MPI_DOUBLE, b->win2));
     OK(MPI_Win_fence(MPI_MODE_NOSTORE | MPI_MODE_NOSUCCEED, b->win2));
-    CHECK_DOUBLES(b->ddst, 2 * NV,
-                  j % 2 ? 0.0 : (j / 2) % 2 ? DPOISON : dval(left2, 3, j / 4));
+    CHECK_DOUBLES(b->ddst, 2 * NV, j % 2 ? 0.0 : (j / 2) % 2 ? DPOISON : dval(left2, 3, j / 4));
 }
 
 static void vector_under_lock(struct big *b)

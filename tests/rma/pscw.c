@@ -44,13 +44,20 @@ static const struct round rounds[] = {
 static int accesses(int pattern, int o, int t, int n)
 {
     switch (pattern) {
-    case RING: return t == (o + 1) % n;
-    case ODD_TO_EVEN: return o % 2 == 1 && t % 2 == 0;
-    case EVEN_TO_ODD: return o % 2 == 0 && t % 2 == 1;
-    case TWO_RIGHT: return t == (o + 1) % n || t == (o + 2) % n;
-    case ALL_TO_0: return t == 0;
-    case ALL: return 1;
-    default: return t == o;
+    case RING:
+        return t == (o + 1) % n;
+    case ODD_TO_EVEN:
+        return o % 2 == 1 && t % 2 == 0;
+    case EVEN_TO_ODD:
+        return o % 2 == 0 && t % 2 == 1;
+    case TWO_RIGHT:
+        return t == (o + 1) % n || t == (o + 2) % n;
+    case ALL_TO_0:
+        return t == 0;
+    case ALL:
+        return 1;
+    default:
+        return t == o;
     }
 }
 
@@ -65,9 +72,9 @@ struct rank_state {
     int rank, n, flavor;
     MPI_Win win;
     MPI_Group world;
-    int *w;        /* the window: n slots, then the counter, then the stamp */
-    int *exp;      /* what it must hold */
-    int len;       /* ints in it */
+    int *w;   /* the window: n slots, then the counter, then the stamp */
+    int *exp; /* what it must hold */
+    int len;  /* ints in it */
     void *raw;
     int src[SLOT]; /* what this rank puts */
     int one;       /* what it accumulates */
@@ -166,17 +173,17 @@ static void round_on(struct rank_state *s, int r, int *stamp_round)
     }
     for (int k = 0; k < s->len; k++) {
         if (s->w[k] != s->exp[k])
-            fprintf(stderr, "round %d: rank %d window[%d] is %d, expected %d\n", r, me, k,
-                    s->w[k], s->exp[k]);
+            fprintf(stderr, "round %d: rank %d window[%d] is %d, expected %d\n", r, me, k, s->w[k],
+                    s->exp[k]);
         CHECK_INT(s->w[k], s->exp[k]);
     }
     /* the origin's side: each target's stamp */
     for (int t = 0; t < n; t++) {
-        int want = rd->ops & GET && accesses(rd->pattern, me, t, n) ? ival(*stamp_round, t, 77)
-                                                                      : POISON;
+        int want =
+            rd->ops & GET && accesses(rd->pattern, me, t, n) ? ival(*stamp_round, t, 77) : POISON;
         if (s->got[t] != want)
-            fprintf(stderr, "round %d: rank %d got %d from %d, expected %d\n", r, me,
-                    s->got[t], t, want);
+            fprintf(stderr, "round %d: rank %d got %d from %d, expected %d\n", r, me, s->got[t], t,
+                    want);
         CHECK_INT(s->got[t], want);
     }
     if (targets != MPI_GROUP_NULL)

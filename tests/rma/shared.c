@@ -119,8 +119,8 @@ static void load_store(MPI_Comm comm, int me, int n, MPI_Info info, int contig)
 {
     int *mine = NULL;
     MPI_Win win;
-    OK(MPI_Win_allocate_shared(count_of(me) * (MPI_Aint)sizeof(int), sizeof(int), info, comm,
-                               &mine, &win));
+    OK(MPI_Win_allocate_shared(count_of(me) * (MPI_Aint)sizeof(int), sizeof(int), info, comm, &mine,
+                               &win));
     MPI_Aint *sizes = malloc(sizeof(MPI_Aint) * (size_t)n);
     CHECK(sizes != NULL);
     int **seg = segments(win, n, contig, sizes);
