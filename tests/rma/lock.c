@@ -1,8 +1,9 @@
 /* rma_lock [ITERS] — MPI_Win_lock / MPI_Win_unlock (MPI 4.1 section 12.5.3).
  *
- * - Mutual exclusion: every rank does ITERS read-modify-writes (get, flush, increment, put,
- *   unlock) of one counter under MPI_LOCK_EXCLUSIVE; the owner of the counter increments it
- *   by load/store under an exclusive lock on itself on every other turn. The counter must end
+ * - Mutual exclusion: every rank does ITERS read-modify-writes (get, flush, yield, get again:
+ *   unchanged, increment, put, unlock) of one counter under MPI_LOCK_EXCLUSIVE; the owner of
+ *   the counter increments it by load/store under an exclusive lock on itself on every other
+ *   turn. The counter must end
  *   at size*ITERS and the values the ranks read must be exactly 0 .. size*ITERS-1, each once:
  *   a lost update or two holders at once shows as a repeated value.
  * - Exclusive epochs are whole: under the exclusive lock each origin adds k*(j+1) to element
@@ -26,6 +27,7 @@
  *   copy reaches the private one at MPI_Win_lock at the latest).
  * At 1 rank every target is the rank itself. The window is MPI_Win_create'd over malloc'd
  * memory. Ranks are threads of one process under loom: no writable globals. */
+#include <sched.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -97,6 +99,8 @@ static void exclusive_counter(const struct ctx *c, int t)
         } else {
             int64_t v = get_one(c, t, X_COUNTER);
             seen[i] = v;
+            sched_yield(); /* another holder, if there were one, would get in here */
+            CHECK_INT(get_one(c, t, X_COUNTER), v); /* unchanged while the lock is held */
             v++;
             OK(MPI_Put(&v, 1, MPI_INT64_T, t, X_COUNTER, 1, MPI_INT64_T, c->win));
         }
