@@ -164,6 +164,7 @@ static void in_lock_all(struct ctx *c)
         int idx = 0;
         OK(MPI_Waitany(n, req, &idx, MPI_STATUS_IGNORE));
         CHECK_INT(idx, MPI_UNDEFINED);
+        OK(MPI_Win_flush_all(c->win)); /* these gets before the next round's puts */
     }
     /* a request completed after its epoch: the unlock completed the operation */
     int64_t late = -1;
