@@ -7,6 +7,8 @@ turn, and write a CSV, a markdown report with loom/peer ratios and PNG plots.
     python3 bench/run.py --runtimes loom --sweep LOOM_EAGER_MAX=1K,4K,16K --out bench/results/eager
     python3 bench/run.py --args="-t lat -m 8" --ceiling-args="-m 8" --rounds 15 \
         --out bench/results/latency_small      # small-message latency only, many short rounds
+    python3 bench/run.py --programs rma,rma_fanin,rma_ring --rounds 3 --out bench/results/rma
+                                              # one-sided communication (bench/rma.c)
 
 What it does, in one invocation:
   1. checks the tools (cmake, ninja, mpicc.mpich, mpiexec.mpich, mpicc.openmpi,
@@ -49,7 +51,76 @@ CEILING = 'ceiling'       # runtime name of the native reference programs' resul
 # reference: a native program whose tests give the ceiling (or floor) column of this
 #   program's tables; compare: this program's test -> (reference test, column name).
 # goals: (test, bytes, against, relation, threshold, text), checked for every loom runtime;
-#   `against` is a runtime name or CEILING (the compare column); the ratio is loom/against.
+#   `against` is a runtime name, CEILING (the compare column) or BEST_PEER (the better of the
+#   other runtimes of the report at that point: lower or higher as the test's `better`);
+#   the ratio is loom/against.
+# runtime_env (optional): {runtime: {VAR: value}}, settings for that runtime's runs of this
+#   program only (the reports show them in the "run as" line).
+BEST_PEER = 'best-peer'
+
+
+def machine_cores():
+    """Cores this process may run on, one per (package, core) pair of its allowed CPUs, so
+    hardware threads of one core count once: the rank count of the "every core" programs."""
+    try:
+        cpus = os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+    cores = set()
+    for c in cpus:
+        topo = Path(f'/sys/devices/system/cpu/cpu{c}/topology')
+        try:
+            cores.add(((topo / 'physical_package_id').read_text().strip(),
+                       (topo / 'core_id').read_text().strip()))
+        except OSError:
+            cores.add(('cpu', str(c)))
+    return len(cores) or 1
+
+
+def rma_program(np, pattern, what, goals=()):
+    """bench/rma.c (one-sided communication) with `np` ranks and its -p pattern."""
+    def lat(title):
+        return {'better': 'lower', 'title': f'{title} ({what})', 'ylabel': 'latency (µs)',
+                'logy': True, 'scale': 1.0, 'plot': False}
+
+    def bw(title):
+        return {'better': 'higher', 'title': f'{title} ({what})',
+                'ylabel': 'bandwidth (GB/s, 10^9 B/s)', 'logy': False, 'scale': 1e-3}
+    tests = {
+        'put_lock_shared': lat('MPI_Win_lock(SHARED) + MPI_Put 8 B + flush + MPI_Win_unlock'),
+        'put_lock_excl': lat('MPI_Win_lock(EXCLUSIVE) + MPI_Put 8 B + flush + MPI_Win_unlock'),
+        'put_flush': lat('MPI_Put 8 B + MPI_Win_flush, in one lock_all epoch'),
+        'get_lock_shared': lat('MPI_Win_lock(SHARED) + MPI_Get 8 B + flush + MPI_Win_unlock'),
+        'get_lock_excl': lat('MPI_Win_lock(EXCLUSIVE) + MPI_Get 8 B + flush + MPI_Win_unlock'),
+        'get_flush': lat('MPI_Get 8 B + MPI_Win_flush, in one lock_all epoch'),
+        'fetch_op': lat('MPI_Fetch_and_op(MPI_SUM, long long) + MPI_Win_flush'),
+        'cas': lat('MPI_Compare_and_swap(long long) + MPI_Win_flush'),
+        'fence': lat('MPI_Win_fence(0), no operations'),
+        'lock_shared': lat('MPI_Win_lock(SHARED) + MPI_Win_unlock, no operations'),
+        'lock_excl': lat('MPI_Win_lock(EXCLUSIVE) + MPI_Win_unlock, no operations'),
+        'lock_all': lat('MPI_Win_lock_all + MPI_Win_unlock_all, no operations'),
+        'put_bw': bw('Put bandwidth: MPI_Put + MPI_Win_flush each'),
+        'put_bw_win': bw('Put bandwidth: 64 MPI_Put (fewer above 1 MiB), then one flush'),
+        'acc_bw': bw('Accumulate bandwidth: MPI_Accumulate(MPI_SUM, MPI_DOUBLE) + flush'),
+    }
+    compare = {t: ('memcpy', 'memcpy ceiling') if m['better'] == 'higher'
+               else ('latency_floor', 'one-copy floor') for t, m in tests.items()}
+    return {
+        'source': 'rma.c', 'kind': 'mpi', 'np': np,
+        'args': ['-p', pattern], 'quick_args': ['-q', '-p', pattern],
+        'reference': 'memcpy_ceiling', 'compare': compare, 'tests': tests,
+        'goals': list(goals),
+        # Open MPI 4.1 picks osc/rdma over btl/vader for MPI_Win_allocate on one node, and
+        # MPI_Compare_and_swap then kills the target with a segmentation fault in
+        # mca_btl_vader_poll_handle_frag (open-mpi/ompi#11349, osu_cas_latency, 4.1.1; seen
+        # here with 4.1.4). osc/sm, its shared-memory component for windows whose ranks share
+        # a node, works, and is the fastest it has there (it is what it picks with rdma
+        # excluded).
+        'runtime_env': {'openmpi': {'OMPI_MCA_osc': 'sm'}},
+    }
+
+
+_BETTER = 'the better of MPICH and Open MPI'
 PROGRAMS = {
     'pingpong': {
         'source': 'pingpong.c', 'kind': 'mpi', 'np': 2,
@@ -95,6 +166,25 @@ PROGRAMS = {
                    'MPICH\'s time') for c in ('bcast', 'reduce', 'allreduce', 'allgather',
                                               'alltoall') for b in (8, 1 << 22)],
     },
+    # One-sided communication (bench/rma.c): 2 ranks, origin 0 on target 1, with the goals;
+    # then every core, as a fan-in (all ranks but the last on the last) and as a ring (each
+    # rank on the next). On a 2-core machine rma_fanin runs what rma runs.
+    'rma': rma_program(2, 'pair', 'rank 0 on rank 1', goals=[
+        ('put_flush', 8, BEST_PEER, '<=', 0.25, f'8-byte put+flush latency at most 0.25 of '
+         f'{_BETTER}'),
+        ('get_flush', 8, BEST_PEER, '<=', 0.25, f'8-byte get+flush latency at most 0.25 of '
+         f'{_BETTER}'),
+        ('fetch_op', 8, BEST_PEER, '<=', 0.25, f'MPI_Fetch_and_op+flush latency at most 0.25 '
+         f'of {_BETTER}'),
+        ('put_bw', 1 << 20, BEST_PEER, '>=', 1.5, f'1 MiB put bandwidth (put+flush) at least '
+         f'1.5x {_BETTER}'),
+        ('put_bw', 1 << 20, CEILING, '>=', 0.8,
+         '1 MiB put bandwidth (put+flush) at least 0.8 of the memcpy ceiling'),
+    ]),
+    'rma_fanin': rma_program(machine_cores(), 'fanin',
+                             f'{machine_cores()} ranks: ranks 0..N-2 on rank N-1'),
+    'rma_ring': rma_program(machine_cores(), 'ring',
+                            f'{machine_cores()} ranks: each rank on rank+1'),
     'nbc': {
         'source': 'nbc.c', 'kind': 'mpi', 'np': 2, 'args': [], 'quick_args': ['--quick'],
         'tests': {f'nbc_{c}_{m}_n2': {'better': 'higher' if m == 'overlap' else 'lower',
@@ -110,7 +200,8 @@ PROGRAMS = {
 # The runtimes. cc: compiler command; launch: launcher, '{np}' replaced by the rank count;
 # apt: Debian packages that provide them. loom's entries are filled in by setup_loom().
 # No OMPI_MCA_* setting is needed on the machines tried so far (root needs
-# --allow-run-as-root; --oversubscribe only matters when ranks outnumber cores).
+# --allow-run-as-root; --oversubscribe only matters when ranks outnumber cores), except for the
+# one-sided programs (rma*: their runtime_env in PROGRAMS).
 RUNTIMES = {
     'loom': {'label': 'loom', 'cc': None, 'launch': None, 'apt': [], 'env': {}},
     'mpich': {'label': 'MPICH', 'cc': ['mpicc.mpich'],
@@ -534,7 +625,8 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
         base = rt.split(' ', 1)[0]
         lib = next((n[len('library: '):] for n in notes.get(rt, []) if n.startswith('library: ')),
                    None)
-        env = RUNTIMES[base]['env'] | variant_env(rt)
+        env = (RUNTIMES[base]['env'] | prog.get('runtime_env', {}).get(base, {})
+               | variant_env(rt))
         launch = [a.replace('{np}', str(prog['np'])) for a in RUNTIMES[base]['launch']]
         md.append(f'- **{labels[rt]}**: {versions.get(base, "")}'
                   + (f'; MPI_Get_library_version: `{lib}`' if lib else '')
@@ -580,7 +672,7 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
                 row += [fmt_ratio(ratio(get(s), cvals.get(b))) for s in subjects]
             md.append('| ' + ' | '.join(row) + ' |')
         md.append('')
-        if plots:
+        if plots and meta.get('plot', True):   # 'plot': False for a test of one size
             png = plot(name, test, meta, runtimes, labels, final, cvals, cname, out, info)
             md += [f'![{test}]({png.name})', '']
 
@@ -590,15 +682,20 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
         for test, b, against, rel, thr, text in goals:
             for s in subjects:
                 a = final.get(s, {}).get(test, {}).get(b)
+                which = ''
                 if against == CEILING:
                     ref = ceiling.get(prog['compare'][test][0], {}).get(b)
+                elif against == BEST_PEER:
+                    ref, best = best_peer(prog, test, {p: final.get(p, {}).get(test, {}).get(b)
+                                                       for p in peers})
+                    which = f' (against {labels[best]})' if best else ''
                 else:
                     ref = final.get(against, {}).get(test, {}).get(b)
                 r = ratio(a, ref)
                 if ref is None:
                     continue   # that peer was not run
                 ok = None if r is None else (r <= thr if rel == '<=' else r >= thr)
-                rows.append(f'| {text} (ratio {rel} {thr}) | {labels[s]} | {fmt_ratio(r)} | '
+                rows.append(f'| {text} (ratio {rel} {thr}) | {labels[s]} | {fmt_ratio(r)}{which} | '
                             + ('–' if ok is None else 'yes' if ok else '**no**') + ' |')
     if rows:
         md += ['## Goals', '', '| goal | runtime | measured ratio | met? |',
@@ -623,6 +720,17 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
     log(f'wrote {out / (name + ".md")} and {out / (name + ".csv")}')
 
 
+def best_peer(prog, test, values):
+    """(value, runtime) of the better of `values` ({runtime: value or None}) for `test`: the
+    lowest for a test whose lower is better, else the highest; (None, None) if none."""
+    have = {rt: v for rt, v in values.items() if v is not None}
+    if not have:
+        return None, None
+    pick = min if prog['tests'].get(test, {}).get('better') == 'lower' else max
+    rt = pick(have, key=have.get)
+    return have[rt], rt
+
+
 def goal_rounds(name, prog, goals, subjects, labels, runs, units):
     """The values behind each goal, round by round, with the reference program's value of the
     same round: a virtual machine's speed changes from one minute to the next (the floor
@@ -636,20 +744,27 @@ def goal_rounds(name, prog, goals, subjects, labels, runs, units):
 
     rounds = sorted({r['round'] for r in runs if r['program'] == name})
     ref = prog.get('reference')
+    peers = [rt for rt in labels if rt not in subjects]
     md = []
     for test, b, against, rel, thr, text in goals:
         if against == CEILING:
             continue   # the ceiling is a best case over rounds already
         cref, cname = prog.get('compare', {}).get(test, (None, None))
+        alabel = ('better of ' + ', '.join(labels[p] for p in peers) if against == BEST_PEER
+                  else labels.get(against, against))
         for s in subjects:
             unit = units.get(s, {}).get(test, '')
-            head = ['round', labels[s], labels.get(against, against),
-                    f'{labels[s]}/{labels.get(against, against)}']
+            head = ['round', labels[s], alabel, f'{labels[s]}/{alabel}']
             if cref:
                 head.append(cname)
             lines = []
             for rnd in rounds:
-                a, p = value(name, s, rnd, test, b), value(name, against, rnd, test, b)
+                a = value(name, s, rnd, test, b)
+                if against == BEST_PEER:   # the better peer of this round
+                    p = best_peer(prog, test, {rt: value(name, rt, rnd, test, b)
+                                               for rt in peers})[0]
+                else:
+                    p = value(name, against, rnd, test, b)
                 if a is None and p is None:
                     continue
                 row = [str(rnd), fmt_val(a, unit), fmt_val(p, unit), fmt_ratio(ratio(a, p))]
@@ -825,7 +940,8 @@ def main():
                 base = rt.split(' ', 1)[0]
                 launch = [a.replace('{np}', str(prog['np'])) for a in RUNTIMES[base]['launch']]
                 cmd = launch + [exes[(prog_name, rt)]] + pargs + shlex.split(args.args)
-                env = RUNTIMES[base]['env'] | variant_env(rt)
+                env = (RUNTIMES[base]['env'] | prog.get('runtime_env', {}).get(base, {})
+                       | variant_env(rt))
             before = wait_quiet(args.wait_idle)
             tag = f'{prog_name}.{rt.replace(" ", "_").replace("=", "-")}.{rnd}'
             rc, so, se, wall, others = run_one(cmd, env, args.timeout,
