@@ -95,8 +95,9 @@ static int transfer(const char *fn, int get, void *oaddr, MPI_Count ocount, MPI_
         return rc;
     if (is_request && (req = rma_request()) == NULL)
         return loom__win_error_code(w, fn, LOOM_ERR_NOMEM);
-    rc = get ? loom__rma_get(w, oaddr, (size_t)ocount, ot, taddr, (size_t)tcount, tt, req)
-             : loom__rma_put(w, oaddr, (size_t)ocount, ot, taddr, (size_t)tcount, tt, req);
+    rc = get ? loom__rma_get(w, rank, oaddr, (size_t)ocount, ot, taddr, (size_t)tcount, tt, req)
+             : loom__rma_put(w, rank, oaddr, (size_t)ocount, ot, taddr, (size_t)tcount, tt,
+                             req);
     if (rc != 0) {
         if (req)
             loom__req_discard(req);

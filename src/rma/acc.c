@@ -1,13 +1,15 @@
 /* rma/acc.c — the accumulate family (MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op and
  * their request forms): the origin walks the target's elements in the order of the target
- * type's stream and updates each with one atomic operation (atomic.c).
+ * type's stream, as runs of consecutive elements, and updates each run a page at a time
+ * under the stripes it lies in (atomic.c) with the operation's own loop.
  *
  * The three buffers may each have any layout made of the one predefined type (the API layer
- * checked it). The origin's data is read, and the old values are written, through a small
- * packed buffer on the stack, a chunk at a time (loom__dt_pack / loom__dt_unpack at stream
- * offsets), so an accumulate of any size allocates nothing. In the packed stream a pair's int
- * follows its value directly; in memory it lies where the C struct puts it: each element is
- * moved between the two layouts on its way.
+ * checked it). A contiguous origin or result buffer is used in place; any other is read or
+ * written through a small packed buffer on the stack, a chunk at a time (loom__dt_pack /
+ * loom__dt_unpack at stream offsets), so an accumulate of any size allocates nothing. A
+ * padded pair (MPI_SHORT_INT: an int 4 bytes after a short) has its int right after its value
+ * in the packed stream but where the C struct puts it in memory: such elements are updated one
+ * at a time and moved between the two layouts on the way.
  *
  * Accumulates are never cut into tasks: the origin does them in program order, which is what
  * the default accumulate_ordering (rar,raw,war,waw) asks of accumulates from one origin. */
@@ -17,21 +19,25 @@
 #include "dt/dt.h"
 #include "rma/rma.h"
 
-enum { CHUNK = 4096, MAX_FOOT = 64 };
+enum { CHUNK = 4096, PAGE = 4096 };
 
-/* The walk of one accumulate. */
-struct walk {
+/* One accumulate in progress. */
+struct acc {
     struct loom_rma_elem e;
-    /* origin: packed chunk [in_off, in_off + in_len) of its stream */
+    int holey;                  /* elements have holes (a padded pair): one at a time */
+    struct loom_rma_held held;  /* the stripes held now */
+    size_t pos;                 /* stream offset of the next element */
+    /* origin: in place (`in_place`: its stream byte 0) or a packed chunk [in_off, in_end) */
     const void *oaddr;
     const struct loom_datatype *ot;
-    size_t ocount, in_off, in_len;
-    /* result: packed chunk starting at out_off, out_fill bytes filled */
+    size_t ocount, in_off, in_end;
+    const char *in_place;
+    /* result: in place, or a packed chunk from out_off with out_fill bytes */
     void *raddr;
     const struct loom_datatype *rt;
     size_t rcount, out_off, out_fill;
-    size_t total; /* bytes of the stream */
-    size_t pos;   /* stream offset of the next element */
+    char *out_place;
+    size_t total;               /* bytes of the stream */
     _Alignas(max_align_t) unsigned char in[CHUNK];
     _Alignas(max_align_t) unsigned char out[CHUNK];
 };
@@ -41,79 +47,124 @@ static inline char *at(const void *base, ptrdiff_t off)
     return (char *)((uintptr_t)base + (uintptr_t)off);
 }
 
-static size_t chunk_len(const struct walk *v, size_t off)
+/* The origin's data for the elements from a->pos: a pointer to it and how many elements it
+ * holds there (at most want). */
+static const char *origin_run(struct acc *a, size_t want, size_t *got)
 {
-    size_t step = CHUNK / v->e.size * v->e.size;
-    return v->total - off < step ? v->total - off : step;
+    if (a->ot == NULL) { /* MPI_NO_OP: nothing is read */
+        *got = want;
+        return NULL;
+    }
+    if (a->in_place) {
+        *got = want;
+        return a->in_place + a->pos;
+    }
+    if (a->pos >= a->in_end) {
+        size_t step = CHUNK / a->e.size * a->e.size;
+        a->in_off = a->pos;
+        a->in_end = a->pos + (a->total - a->pos < step ? a->total - a->pos : step);
+        loom__dt_pack(at(a->in, -(ptrdiff_t)a->in_off), a->oaddr, a->ot, a->ocount, a->in_off,
+                      a->in_end - a->in_off);
+    }
+    size_t have = (a->in_end - a->pos) / a->e.size;
+    *got = have < want ? have : want;
+    return (const char *)a->in + (a->pos - a->in_off);
 }
 
 /* Write the filled part of the result chunk to the result buffer. */
-static void flush_out(struct walk *v)
+static void flush_out(struct acc *a)
 {
-    if (v->rt && v->out_fill)
-        loom__dt_unpack(v->raddr, v->rt, v->rcount, at(v->out, -(ptrdiff_t)v->out_off),
-                        v->out_off, v->out_fill);
-    v->out_off += v->out_fill;
-    v->out_fill = 0;
+    if (a->out_fill)
+        loom__dt_unpack(a->raddr, a->rt, a->rcount, at(a->out, -(ptrdiff_t)a->out_off),
+                        a->out_off, a->out_fill);
+    a->out_off += a->out_fill;
+    a->out_fill = 0;
 }
 
-/* One target element at p. */
-static void visit(struct walk *v, char *p)
+/* Where the old values of the elements from a->pos go, room for at most want. */
+static char *result_run(struct acc *a, size_t want, size_t *got)
 {
-    const struct loom_rma_elem *e = &v->e;
-    _Alignas(max_align_t) unsigned char in[MAX_FOOT] = {0}, old[MAX_FOOT];
-    if (v->ot) {
-        if (v->pos >= v->in_off + v->in_len) {
-            v->in_off = v->pos;
-            v->in_len = chunk_len(v, v->pos);
-            loom__dt_pack(at(v->in, -(ptrdiff_t)v->in_off), v->oaddr, v->ot, v->ocount,
-                          v->in_off, v->in_len);
-        }
-        const unsigned char *s = v->in + (v->pos - v->in_off);
-        if (e->pair) { /* packed: value then int; memory: the C struct */
-            memcpy(in, s, e->size - sizeof(int));
-            memcpy(in + e->boff, s + e->size - sizeof(int), sizeof(int));
-        } else {
-            memcpy(in, s, e->size);
-        }
+    *got = want;
+    if (a->rt == NULL)
+        return NULL;
+    if (a->out_place)
+        return a->out_place + a->pos;
+    if (a->out_fill + a->e.size > CHUNK)
+        flush_out(a);
+    size_t room = (CHUNK - a->out_fill) / a->e.size;
+    *got = room < want ? room : want;
+    return (char *)a->out + a->out_fill;
+}
+
+/* k consecutive elements at p, laid out as in the stream. */
+static void run(struct acc *a, char *p, size_t k)
+{
+    size_t es = a->e.size;
+    while (k > 0) {
+        /* the elements up to the end of p's page (one, if it straddles two) */
+        size_t m = (PAGE - (uintptr_t)p % PAGE) / es;
+        if (m == 0)
+            m = 1;
+        if (m > k)
+            m = k;
+        const char *in = origin_run(a, m, &m);
+        char *out = result_run(a, m, &m);
+        loom__rma_stripes_take(&a->held, p, m * es);
+        if (out)
+            memcpy(out, p, m * es);
+        loom__rma_apply(&a->e, p, in, m);
+        if (out && !a->out_place)
+            a->out_fill += m * es;
+        a->pos += m * es;
+        p += m * es;
+        k -= m;
     }
+}
+
+/* One padded pair at p: packed value + int in the stream, the C struct in memory. */
+static void holey(struct acc *a, char *p)
+{
+    const struct loom_rma_elem *e = &a->e;
+    size_t v = e->size - sizeof(int), one;
+    _Alignas(max_align_t) unsigned char in[LOOM_RMA_MAX_ELEM] = {0}, old[LOOM_RMA_MAX_ELEM];
+    const char *s = origin_run(a, 1, &one);
+    if (s) {
+        memcpy(in, s, v);
+        memcpy(in + e->boff, s + v, sizeof(int));
+    }
+    char *d = result_run(a, 1, &one);
+    loom__rma_stripes_give(&a->held); /* the element takes its own stripes */
     loom__rma_elem_update(e, p, in, old);
-    if (v->rt) {
-        if (v->out_fill + e->size > CHUNK)
-            flush_out(v);
-        unsigned char *d = v->out + v->out_fill;
-        if (e->pair) {
-            memcpy(d, old, e->size - sizeof(int));
-            memcpy(d + e->size - sizeof(int), old + e->boff, sizeof(int));
-        } else {
-            memcpy(d, old, e->size);
-        }
-        v->out_fill += e->size;
+    if (d) {
+        memcpy(d, old, v);
+        memcpy(d + v, old + e->boff, sizeof(int));
+        if (!a->out_place)
+            a->out_fill += e->size;
     }
-    v->pos += e->size;
+    a->pos += e->size;
 }
 
-/* Visit every element of count elements of t at base, in stream order. */
-static void walk(struct walk *v, const struct loom_datatype *t, char *base, size_t count)
+/* Every element of count elements of t at base, in stream order, as runs. */
+static void walk(struct acc *a, const struct loom_datatype *t, char *base, size_t count)
 {
-    size_t esize = v->e.size;
-    /* elements of a dense type lie back to back when they have no holes of their own */
-    int packed_like = !v->e.pair || v->e.foot == esize;
+    size_t es = a->e.size;
+    if (t->contig && !a->holey) { /* all of it is one run */
+        run(a, at(base, t->true_lb), count * (t->size / es));
+        return;
+    }
     for (size_t i = 0; i < count; i++) {
         char *inst = at(base, (ptrdiff_t)i * t->extent);
-        if (t->size == esize) {
-            visit(v, at(inst, t->true_lb));
-        } else if (t->dense && packed_like) {
-            char *p = at(inst, t->true_lb);
-            for (size_t k = 0; k < t->size / esize; k++)
-                visit(v, p + k * esize);
+        if (t->size == es && a->holey) {
+            holey(a, at(inst, t->true_lb));
+        } else if (t->size == es || (t->dense && !a->holey)) {
+            run(a, at(inst, t->true_lb), t->size / es);
         } else {
             for (size_t b = 0; b < t->nblocks; b++) {
                 ptrdiff_t d;
                 size_t n;
                 const struct loom_datatype *c;
                 loom__dt_block(t, b, &d, &n, &c);
-                walk(v, c, at(inst, d), n);
+                walk(a, c, at(inst, d), n);
             }
         }
     }
@@ -139,20 +190,19 @@ static const struct loom_op_elem *elem_of(const struct loom_datatype *et)
 int loom__rma_elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
                         const struct loom_op *op)
 {
-    memset(e, 0, sizeof *e);
     e->kind = op->kind;
     e->size = et->size;
     e->foot = (size_t)et->true_extent;
-    if (e->foot > MAX_FOOT)
+    e->align = et->align ? et->align : 1;
+    e->pair = 0;
+    e->boff = 0;
+    e->kernel = NULL;
+    if (e->foot > LOOM_RMA_MAX_ELEM || e->size == 0)
         return -1; /* no predefined type is this large */
     const struct loom_op_elem *oe = elem_of(et);
     if (oe != NULL && oe->pair) {
         e->pair = 1;
         e->boff = oe->boff;
-    }
-    if (oe != NULL && !oe->pair) {
-        e->integer = oe->kernel[LOOM_OP_BAND] != NULL && et != &loom_mpi_byte;
-        e->real = et == &loom_mpi_double ? 8 : et == &loom_mpi_float ? 4 : 0;
     }
     if (op->kind == LOOM_OP_REPLACE || op->kind == LOOM_OP_NO_OP)
         return 0;
@@ -168,40 +218,28 @@ int loom__rma_accumulate(const void *oaddr, size_t ocount, const struct loom_dat
                          const struct loom_op *op)
 {
     const struct loom_datatype *et = loom__op_elem_type(tt);
-    if (et == NULL || et->size == 0 || tcount == 0 || tt->size == 0)
+    if (et == NULL || tcount == 0 || tt->size == 0)
         return 0;
-    struct walk v;
-    if (loom__rma_elem_init(&v.e, et, op) != 0)
+    struct acc a;
+    if (loom__rma_elem_init(&a.e, et, op) != 0)
         return LOOM_ERR_TYPE; /* the API layer checked the op against the type */
-    if (op->kind == LOOM_OP_NO_OP)
-        ot = NULL;
-    if (tt->contig && (ot == NULL || ot->contig) && (rt == NULL || rt->contig) &&
-        v.e.foot == v.e.size) {
-        /* Every buffer one run of elements laid out as in the stream (the fetch-and-op and
-         * small accumulate case): no packing, one update per element in place. */
-        size_t n = loom__dt_stream_size(tt, tcount) / v.e.size;
-        const char *in = ot ? at(oaddr, ot->true_lb) : NULL;
-        char *out = rt ? at(raddr, rt->true_lb) : NULL;
-        char *p = at(taddr, tt->true_lb);
-        _Alignas(max_align_t) unsigned char elem[MAX_FOOT] = {0}, scratch[MAX_FOOT];
-        for (size_t i = 0; i < n; i++, p += v.e.size) {
-            if (in) /* the kernels read a typed, aligned element */
-                memcpy(elem, in + i * v.e.size, v.e.size);
-            loom__rma_elem_update(&v.e, p, elem, out ? (void *)(out + i * v.e.size) : scratch);
-        }
-        return 0;
-    }
-    v.oaddr = oaddr;
-    v.ot = ot;
-    v.ocount = ocount;
-    v.in_off = v.in_len = 0;
-    v.raddr = raddr;
-    v.rt = rt;
-    v.rcount = rcount;
-    v.out_off = v.out_fill = 0;
-    v.total = loom__dt_stream_size(tt, tcount);
-    v.pos = 0;
-    walk(&v, tt, taddr, tcount);
-    flush_out(&v);
+    a.holey = a.e.pair && a.e.foot != a.e.size;
+    a.held = (struct loom_rma_held){0};
+    a.pos = 0;
+    a.total = loom__dt_stream_size(tt, tcount);
+    a.oaddr = oaddr;
+    a.ot = op->kind == LOOM_OP_NO_OP ? NULL : ot;
+    a.ocount = ocount;
+    a.in_off = a.in_end = 0;
+    a.in_place = a.ot && a.ot->contig && !a.holey ? at(oaddr, a.ot->true_lb) : NULL;
+    a.raddr = raddr;
+    a.rt = rt;
+    a.rcount = rcount;
+    a.out_off = a.out_fill = 0;
+    a.out_place = rt && rt->contig && !a.holey ? at(raddr, rt->true_lb) : NULL;
+    walk(&a, tt, taddr, tcount);
+    loom__rma_stripes_give(&a.held);
+    if (a.rt && !a.out_place)
+        flush_out(&a);
     return 0;
 }

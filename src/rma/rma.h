@@ -4,8 +4,8 @@
  * Every rank of a job lives in one address space, so a window is nothing but the members'
  * memory and a little shared state: a put is a copy from the origin's buffer into the
  * target's memory, made by the origin (or, when large, by whoever runs its chunk tasks); a get
- * the reverse; an accumulate one atomic read-modify-write per element; a passive-target lock
- * a word in the target's state that the origin takes itself. No target ever has to be inside
+ * the reverse; an accumulate the operation's loop run by the origin under locks striped by
+ * address; a passive-target lock a word in the target's state that the origin takes itself. No target ever has to be inside
  * MPI for an operation on its memory to advance or complete.
  *
  * A window has two halves, like a communicator:
@@ -21,8 +21,8 @@
  * orders them, written beside each: the barrier of MPI_Win_fence, the completion counter of
  * MPI_Win_complete/MPI_Win_wait, the lock word of MPI_Win_unlock/MPI_Win_lock, the pending
  * counter of a flush (a chunk task's release, the flusher's acquire). Accumulate-family
- * operations use atomic instructions on the target's memory (or a striped lock for elements
- * no instruction covers), so concurrent ones never tear an element. */
+ * operations hold locks striped by address while they update the target's elements, so
+ * concurrent ones never tear an element. */
 #ifndef LOOM_RMA_RMA_H
 #define LOOM_RMA_RMA_H
 #include <pthread.h>
@@ -275,47 +275,61 @@ int loom__rma_wait(struct loom_win *w, int block);
 
 /* ---- operations (xfer.c, acc.c, atomic.c) ----------------------------------------------- */
 
-/* Put / get count elements between the origin's buffer and the target's memory (at taddr, from
+/* Put / get count elements between the origin's buffer and target r's memory (at taddr, from
  * loom__rma_target). Small transfers are copied here; larger ones (LOOM_COPY_CHUNK) become
  * chunk tasks on the origin's queue and are counted in w->pending until they land. req: NULL,
  * or a request (MPI_Rput/MPI_Rget) completed when the data has moved. 0 or LOOM_ERR_NOMEM. */
-int loom__rma_put(struct loom_win *w, const void *oaddr, size_t ocount,
+int loom__rma_put(struct loom_win *w, int r, const void *oaddr, size_t ocount,
                   struct loom_datatype *ot, char *taddr, size_t tcount,
                   struct loom_datatype *tt, struct loom_request *req);
-int loom__rma_get(struct loom_win *w, void *oaddr, size_t ocount, struct loom_datatype *ot,
-                  const char *taddr, size_t tcount, struct loom_datatype *tt,
-                  struct loom_request *req);
+int loom__rma_get(struct loom_win *w, int r, void *oaddr, size_t ocount,
+                  struct loom_datatype *ot, const char *taddr, size_t tcount,
+                  struct loom_datatype *tt, struct loom_request *req);
 /* Wait until this origin's operations in flight have landed (every flush, unlock, complete,
  * fence and free). */
 void loom__rma_flush(struct loom_win *w);
 
-/* The accumulate family, done here by the origin: each target element is updated with one
- * atomic operation (atomic.c), so concurrent accumulates on one element never tear it.
+/* The accumulate family, done here by the origin: the target's elements are updated under
+ * the locks of the stripes they lie in (atomic.c), a page of them at a time with the
+ * operation's own loop, so concurrent accumulates on one element never tear it.
  * origin (oaddr, ocount, ot) may be absent (NULL type) for MPI_NO_OP; result (raddr, rcount, rt)
- * absent (NULL type) for MPI_Accumulate. 0 or LOOM_ERR_NOMEM. */
+ * absent (NULL type) for MPI_Accumulate. 0 or LOOM_ERR_TYPE (no kernel for the type). */
 int loom__rma_accumulate(const void *oaddr, size_t ocount, const struct loom_datatype *ot,
                          void *raddr, size_t rcount, const struct loom_datatype *rt,
                          char *taddr, size_t tcount, const struct loom_datatype *tt,
                          const struct loom_op *op);
-/* One element of an accumulate's type (acc.c fills it, atomic.c uses it): the predefined
- * operation's kind (enum loom_op_kind) and kernel, the element's bytes in memory from its
- * first (its data and the holes between: 8 for MPI_SHORT_INT), where a pair's int index
- * lies in memory. */
+
+/* The element type of an accumulate (acc.c fills it, atomic.c uses it): the predefined
+ * operation's kind (enum loom_op_kind) and kernel; the element's size in the packed stream,
+ * its bytes in memory from its first (its data and the holes between: 8 for MPI_SHORT_INT),
+ * where a pair's int index lies in memory, its alignment. */
+#define LOOM_RMA_MAX_ELEM 64 /* the largest element in memory: long double complex (32) */
 struct loom_rma_elem {
     int kind;
-    size_t size, foot, boff;
+    size_t size, foot, boff, align;
     int pair;
-    int integer;      /* an integer type: SUM and the bit operations have instructions */
-    int real;         /* 4: float, 8: double (SUM as an add in a compare-and-swap loop) */
     void (*kernel)(const void *in, void *inout, size_t n, size_t stride, size_t boff);
 };
-/* Fill e for elements of predefined type et under op (checked against each other): 0, or -1
- * when no kernel applies (the caller takes its full path, which reports). Cheap: the lookup
- * of et's kernels is cached. */
+/* Fill e for elements of predefined type et under op: 0, or -1 when no kernel applies (the
+ * API layer checked; the fast paths take the full path then). The lookup of et's kernels is
+ * cached. */
 int loom__rma_elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
                         const struct loom_op *op);
-/* Update the element at p atomically with `in` (its memory layout, foot bytes) and copy its
- * old value to `old` (foot bytes, never NULL). */
+
+/* The stripes a thread holds (atomic.c): none, or stripes a <= b (a == b: one). */
+struct loom_rma_held {
+    unsigned a, b;
+    int n;
+};
+/* Hold the stripes of [p, p + n): kept if h holds them already, else h's are given back
+ * first. */
+void loom__rma_stripes_take(struct loom_rma_held *h, const char *p, size_t n);
+void loom__rma_stripes_give(struct loom_rma_held *h);
+/* Under the stripes of its elements: n consecutive elements at p (laid out as in the packed
+ * stream: no holes) become p op in. */
+void loom__rma_apply(const struct loom_rma_elem *e, char *p, const void *in, size_t n);
+/* One element at p, taking its stripes: `old` (foot bytes, never NULL) gets its value, then it
+ * becomes old op in (in: the element's memory layout, foot bytes, aligned). */
 void loom__rma_elem_update(const struct loom_rma_elem *e, char *p, const void *in, void *old);
 /* MPI_Compare_and_swap on one element of predefined type t at p: *result = old value; the
  * element becomes *origin when old equals *compare. */
