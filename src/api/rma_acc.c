@@ -29,6 +29,40 @@ struct acc {
     MPI_Op op;
 };
 
+/* The accumulate of n elements of one predefined type, contiguous on every side, to a static
+ * window (what a fetch-and-op, a counter or a small accumulate does), checked and done
+ * with one call below the API. 1 when done; 0 sends the call down the full path, which
+ * checks everything again and reports what is wrong. ot and rt may be NULL (not given). */
+static inline __attribute__((always_inline)) int acc_fast(const void *origin, MPI_Count ocount,
+                                                          MPI_Datatype ot, void *result,
+                                                          MPI_Count rcount, MPI_Datatype rt,
+                                                          int rank, MPI_Aint disp,
+                                                          MPI_Count count, MPI_Datatype t,
+                                                          MPI_Op op, MPI_Win w)
+{
+    if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(t) ||
+        !t->predefined || t->contents != NULL || !t->contig || !loom__op_valid(op) ||
+        !op->predefined || (unsigned)rank >= (unsigned)w->size || disp < 0 || count < 0 ||
+        count > (MPI_Count)(1 << 20) || w->sh->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        return 0;
+    if (op != MPI_NO_OP && (ot != t || ocount != count))
+        return 0;
+    if (rt != NULL && (rt != t || rcount != count))
+        return 0;
+    const struct loom_win_seg *s = &w->sh->seg[rank];
+    size_t bytes = t->size * (size_t)count; /* both bounded: no overflow */
+    ptrdiff_t off;
+    if ((size_t)disp > s->size || __builtin_mul_overflow((ptrdiff_t)disp, s->disp_unit, &off) ||
+        (size_t)off + bytes > s->size || !loom__rma_may_access(w, rank))
+        return 0;
+    if (loom__rma_acc_contig(t, op, (char *)((uintptr_t)s->base + (uintptr_t)off),
+                             op == MPI_NO_OP ? NULL : origin, rt ? result : NULL,
+                             (size_t)count) != 0)
+        return 0;
+    loom__rma_note_op(w);
+    return 1;
+}
+
 static int accumulate(const char *fn, const struct acc *a, MPI_Win win, MPI_Request *request,
                       int is_request)
 {
@@ -82,6 +116,11 @@ int loom__mpi_accumulate_c(const char *fn, const void *origin_addr, MPI_Count or
                            MPI_Win win)
 {
     LOOM_API_ENTER(fn);
+    if (__builtin_expect(acc_fast(origin_addr, origin_count, origin_datatype, NULL, 0, NULL,
+                                  target_rank, target_disp, target_count, target_datatype, op,
+                                  win),
+                         1))
+        return MPI_SUCCESS;
     struct acc a = {origin_addr, origin_count, origin_datatype, NULL, 0, NULL, 0, target_rank,
                     target_disp, target_count, target_datatype, op};
     return accumulate(fn, &a, win, NULL, 0);
@@ -127,42 +166,13 @@ int loom__mpi_rget_accumulate_c(const char *fn, const void *origin_addr,
     return accumulate(fn, &a, win, request, 1);
 }
 
-/* The fetch-and-op of a predefined type on a static window, checked and done in one function:
- * what a counter or a ticket does. 1 when done; 0 sends the call down the full path, which
- * checks everything again and reports what is wrong. */
-static inline __attribute__((always_inline)) int fetch_and_op_fast(const void *origin, void *result, MPI_Datatype t, int rank,
-                                    MPI_Aint disp, MPI_Op op, MPI_Win w)
-{
-    if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(t) ||
-        !t->predefined || t->contents != NULL || !loom__op_valid(op) || !op->predefined ||
-        (unsigned)rank >= (unsigned)w->size || disp < 0 ||
-        w->sh->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-        return 0;
-    const struct loom_win_seg *s = &w->sh->seg[rank];
-    ptrdiff_t off;
-    if ((size_t)disp > s->size || __builtin_mul_overflow((ptrdiff_t)disp, s->disp_unit, &off) ||
-        (size_t)off + (size_t)t->true_extent > s->size || !loom__rma_may_access(w, rank))
-        return 0;
-    struct loom_rma_elem e;
-    if (loom__rma_elem_init(&e, t, op) != 0)
-        return 0;
-    loom__rma_note_op(w);
-    _Alignas(max_align_t) unsigned char in[64] = {0};
-    if (op != MPI_NO_OP) /* the kernels read a typed, aligned element (a pair: its C struct) */
-        memcpy(in, origin, e.foot);
-    _Alignas(max_align_t) unsigned char old[64];
-    loom__rma_elem_update(&e, (char *)((uintptr_t)s->base + (uintptr_t)off), in, old);
-    memcpy(result, old, e.foot);
-    return 1;
-}
-
 int loom__mpi_fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                            int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
     static const char fn[] = "MPI_Fetch_and_op";
     LOOM_API_ENTER(fn);
-    if (__builtin_expect(fetch_and_op_fast(origin_addr, result_addr, datatype, target_rank,
-                                           target_disp, op, win),
+    if (__builtin_expect(acc_fast(origin_addr, 1, datatype, result_addr, 1, datatype,
+                                  target_rank, target_disp, 1, datatype, op, win),
                          1))
         return MPI_SUCCESS;
     int rc;

@@ -19,7 +19,7 @@
 #include "dt/dt.h"
 #include "rma/rma.h"
 
-enum { CHUNK = 4096, PAGE = 4096 };
+enum { CHUNK = 4096, PAGE = LOOM_RMA_PAGE };
 
 /* One accumulate in progress. */
 struct acc {
@@ -187,8 +187,8 @@ static const struct loom_op_elem *elem_of(const struct loom_datatype *et)
     return oe;
 }
 
-int loom__rma_elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
-                        const struct loom_op *op)
+static inline int elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
+                            const struct loom_op *op)
 {
     e->kind = op->kind;
     e->size = et->size;
@@ -212,6 +212,71 @@ int loom__rma_elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
     return 0;
 }
 
+int loom__rma_elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
+                        const struct loom_op *op)
+{
+    return elem_init(e, et, op);
+}
+
+int loom__rma_acc_contig(const struct loom_datatype *t, const struct loom_op *op, char *p,
+                         const void *in, void *out, size_t n)
+{
+    struct loom_rma_elem e;
+    if (elem_init(&e, t, op) != 0 || e.foot != e.size)
+        return -1;
+    size_t bytes = n * e.size;
+    if (bytes == 8 && e.align <= 8 && (uintptr_t)p % 8 == 0 &&
+        loom__rma_stripe_of(p) == loom__rma_stripe_of(p + 7)) {
+        /* a word (a counter, a ticket): its copies and its stripe inline */
+        uint64_t v = 0, old;
+        if (in && op->kind != LOOM_OP_NO_OP)
+            memcpy(&v, in, 8);
+        struct loom_lock *l = &loom__rma_stripes[loom__rma_stripe_of(p)].l;
+        loom__lock(l);
+        memcpy(&old, p, 8);
+        if (e.kind == LOOM_OP_REPLACE)
+            memcpy(p, &v, 8);
+        else if (e.kind != LOOM_OP_NO_OP)
+            e.kernel(&v, p, n, e.size, e.boff);
+        loom__unlock(l);
+        if (out)
+            memcpy(out, &old, 8);
+        return 0;
+    }
+    if (bytes <= LOOM_RMA_MAX_ELEM) { /* one element, or a few, with aligned copies */
+        _Alignas(max_align_t) unsigned char a[LOOM_RMA_MAX_ELEM];
+        if (in && op->kind != LOOM_OP_NO_OP)
+            memcpy(a, in, bytes);
+        struct loom_rma_held h = {0};
+        loom__rma_stripes_take(&h, p, bytes);
+        if (out)
+            memcpy(out, p, bytes);
+        loom__rma_apply(&e, p, a, n);
+        loom__rma_stripes_give(&h);
+        return 0;
+    }
+    struct loom_rma_held h = {0};
+    while (n > 0) { /* a page at a time under its stripe */
+        size_t m = (PAGE - (uintptr_t)p % PAGE) / e.size;
+        if (m == 0)
+            m = 1;
+        if (m > n)
+            m = n;
+        loom__rma_stripes_take(&h, p, m * e.size);
+        if (out) {
+            memcpy(out, p, m * e.size);
+            out = (char *)out + m * e.size;
+        }
+        loom__rma_apply(&e, p, in, m);
+        if (in)
+            in = (const char *)in + m * e.size;
+        p += m * e.size;
+        n -= m;
+    }
+    loom__rma_stripes_give(&h);
+    return 0;
+}
+
 int loom__rma_accumulate(const void *oaddr, size_t ocount, const struct loom_datatype *ot,
                          void *raddr, size_t rcount, const struct loom_datatype *rt,
                          char *taddr, size_t tcount, const struct loom_datatype *tt,
@@ -221,7 +286,7 @@ int loom__rma_accumulate(const void *oaddr, size_t ocount, const struct loom_dat
     if (et == NULL || tcount == 0 || tt->size == 0)
         return 0;
     struct acc a;
-    if (loom__rma_elem_init(&a.e, et, op) != 0)
+    if (elem_init(&a.e, et, op) != 0)
         return LOOM_ERR_TYPE; /* the API layer checked the op against the type */
     a.holey = a.e.pair && a.e.foot != a.e.size;
     a.held = (struct loom_rma_held){0};

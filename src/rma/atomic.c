@@ -4,7 +4,7 @@
  * same predefined type element-wise atomic, and a fetching read (MPI_Get_accumulate or
  * MPI_Fetch_and_op with MPI_NO_OP) and MPI_Compare_and_swap atomic with them. Every rank's
  * memory is in this process, so the origin updates the target's elements itself, holding the
- * lock of the stripe each element lies in: one of STRIPES spin locks, chosen by the 4 KiB page
+ * lock of the stripe each element lies in: one of LOOM_RMA_STRIPES spin locks, chosen by the 4 KiB page
  * of the address (an element that straddles two pages takes both, in stripe order).
  *
  * Why locks and not an atomic instruction per element: an accumulate of many elements then
@@ -28,15 +28,12 @@
 #include "dt/dt.h"
 #include "rma/rma.h"
 
-enum { STRIPES = 1024, PAGE = 4096, LINE = 64 };
-
-static struct {
-    struct loom_lock l;
-} __attribute__((aligned(LINE))) stripes[STRIPES];
+struct loom_rma_stripe loom__rma_stripes[LOOM_RMA_STRIPES];
+#define stripes loom__rma_stripes
 
 static unsigned stripe_of(uintptr_t a)
 {
-    return (unsigned)((a / PAGE) % STRIPES);
+    return loom__rma_stripe_of((const void *)a);
 }
 
 void loom__rma_stripes_take(struct loom_rma_held *h, const char *p, size_t n)

@@ -316,6 +316,25 @@ struct loom_rma_elem {
 int loom__rma_elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
                         const struct loom_op *op);
 
+/* The accumulate of n elements of predefined type t, contiguous on every side (in: the
+ * origin's, NULL for MPI_NO_OP; out: where the old values go, or NULL) at p: the fast path of
+ * fetch-and-op and small accumulates. 0, or -1 when t has no kernel for op or holes (then the
+ * caller takes loom__rma_accumulate). */
+int loom__rma_acc_contig(const struct loom_datatype *t, const struct loom_op *op, char *p,
+                         const void *in, void *out, size_t n);
+
+/* The stripes (atomic.c): a spin lock per 4 KiB page of addresses, modulo their number. */
+#define LOOM_RMA_STRIPES 1024
+#define LOOM_RMA_PAGE 4096
+struct loom_rma_stripe {
+    struct loom_lock l;
+} __attribute__((aligned(64)));
+extern struct loom_rma_stripe loom__rma_stripes[LOOM_RMA_STRIPES];
+static inline unsigned loom__rma_stripe_of(const void *p)
+{
+    return (unsigned)(((uintptr_t)p / LOOM_RMA_PAGE) % LOOM_RMA_STRIPES);
+}
+
 /* The stripes a thread holds (atomic.c): none, or stripes a <= b (a == b: one). */
 struct loom_rma_held {
     unsigned a, b;
