@@ -38,8 +38,11 @@
 
 /* On x86-64 each loop is also built for AVX2, picked at load time when the processor has it
  * (GCC's target_clones: an ifunc): twice the elements per instruction of the baseline's SSE2,
- * which is what a reduction or an accumulate of doubles runs at. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
+ * which is what a reduction or an accumulate of doubles runs at. Not under the sanitizers:
+ * an ifunc resolver runs while the library is relocated, before their runtime is up, and
+ * ThreadSanitizer's instrumentation of it crashes the process at start. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) &&      \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 #define LOOM_OP_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define LOOM_OP_CLONES

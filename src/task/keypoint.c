@@ -169,37 +169,48 @@ int loom__task_work_visible(void)
     return elsewhere ? LOOM_WORK_ELSEWHERE : LOOM_WORK_NONE;
 }
 
+/* Unlink t from its queue if it is queued there: 1 if it was (it is IDLE now and will not run
+ * for this submission), 0 if a worker took it or it is not queued. */
+static int unlink_queued(struct loom_task *t)
+{
+    struct loom_task_queue *q = &loom__task_engine.q[t->queue];
+    int unlinked = 0;
+    loom__lock(&q->lock);
+    struct loom_task **pp = &q->head, *prev = NULL;
+    for (; *pp; prev = *pp, pp = &(*pp)->next) {
+        if (*pp == t) {
+            *pp = t->next;
+            if (q->tail == t)
+                q->tail = prev;
+            loom__store_relaxed(&q->count, loom__load_relaxed(&q->count) - 1);
+            if (!t->strict)
+                loom__store_relaxed(&q->open, loom__load_relaxed(&q->open) - 1);
+            loom__store_relaxed(&t->state, LOOM_TASK_IDLE);
+            unlinked = 1;
+            break;
+        }
+    }
+    loom__unlock(&q->lock);
+    return unlinked;
+}
+
 void loom__task_cancel(struct loom_task *t)
 {
-    struct loom_task_engine *e = &loom__task_engine;
     loom__store_release(&t->cancel, 1);
     for (;;) {
         int s = loom__load_acquire(&t->state);
         if (s == LOOM_TASK_IDLE)
             return;
-        if (s == LOOM_TASK_QUEUED) {
-            /* Unlink it if it is still queued; else a worker took it meanwhile: retry. */
-            struct loom_task_queue *q = &e->q[t->queue];
-            int unlinked = 0;
-            loom__lock(&q->lock);
-            struct loom_task **pp = &q->head, *prev = NULL;
-            for (; *pp; prev = *pp, pp = &(*pp)->next) {
-                if (*pp == t) {
-                    *pp = t->next;
-                    if (q->tail == t)
-                        q->tail = prev;
-                    loom__store_relaxed(&q->count, loom__load_relaxed(&q->count) - 1);
-                    if (!t->strict)
-                        loom__store_relaxed(&q->open, loom__load_relaxed(&q->open) - 1);
-                    loom__store_relaxed(&t->state, LOOM_TASK_IDLE);
-                    unlinked = 1;
-                    break;
-                }
-            }
-            loom__unlock(&q->lock);
-            if (unlinked)
-                return;
-        }
+        /* Unlink it if it is still queued; else a worker took it meanwhile: retry. */
+        if (s == LOOM_TASK_QUEUED && unlink_queued(t))
+            return;
         sched_yield(); /* running on another worker: it will see `cancel` when it returns */
     }
+}
+
+int loom__task_withdraw(struct loom_task *t)
+{
+    if (loom__load_acquire(&t->state) != LOOM_TASK_QUEUED)
+        return 0;
+    return unlink_queued(t);
 }

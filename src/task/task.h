@@ -141,6 +141,11 @@ int loom__task_work_visible(void);
  * Waits while it is running (on another thread). Owner only. */
 void loom__task_cancel(struct loom_task *t);
 
+/* Take back a one-shot task that is no longer needed: 1 if it was still queued (it is IDLE now
+ * and will not run: its submitter gets it back), 0 if a worker has taken it (it runs, or
+ * ran, as submitted). Any thread. */
+int loom__task_withdraw(struct loom_task *t);
+
 /* Number of queues and each queue's tree node (for tests and loom-info). */
 int loom__task_nqueues(void);
 #endif
