@@ -106,10 +106,10 @@ static int *group_ranks(struct loom_win *w, const char *fn, MPI_Group group, int
     return ranks;
 }
 
-int loom__mpi_win_start(MPI_Group group, int assert, MPI_Win win)
+/* MPI_Win_start (post = 0) and MPI_Win_post (post = 1): the same arguments, checks and work,
+ * but the epoch each may not open beside (another access epoch, another exposure epoch). */
+static int group_epoch(const char *fn, MPI_Group group, int assert, MPI_Win win, int post)
 {
-    static const char fn[] = "MPI_Win_start";
-    LOOM_API_ENTER(fn);
     int rc;
     struct loom_win *w = win_assert(fn, win, assert, &rc);
     if (w == NULL)
@@ -117,13 +117,24 @@ int loom__mpi_win_start(MPI_Group group, int assert, MPI_Win win)
     const char *why = loom__group_invalid_reason(group);
     if (why != NULL)
         return loom__win_error(w, fn, MPI_ERR_GROUP, "%s", why);
-    if ((why = access_open(w)) != NULL || (why = loom__rma_leave_fence(w)) != NULL)
+    if (!post)
+        why = access_open(w);
+    else if (atomic_load_explicit(&w->exposing, memory_order_relaxed))
+        why = "an exposure epoch of MPI_Win_post is open already (MPI_Win_wait or MPI_Win_test "
+              "ends it)";
+    if (why != NULL || (why = loom__rma_leave_fence(w)) != NULL)
         return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "%s", why);
     int n, *ranks = group_ranks(w, fn, group, &n, &rc);
     if (ranks == NULL)
         return rc;
-    rc = loom__rma_start(w, ranks, n);
+    rc = post ? loom__rma_post(w, ranks, n) : loom__rma_start(w, ranks, n);
     return rc ? loom__win_error_code(w, fn, rc) : MPI_SUCCESS;
+}
+
+int loom__mpi_win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    LOOM_API_ENTER("MPI_Win_start");
+    return group_epoch("MPI_Win_start", group, assert, win, 0);
 }
 
 int loom__mpi_win_complete(MPI_Win win)
@@ -143,25 +154,8 @@ int loom__mpi_win_complete(MPI_Win win)
 
 int loom__mpi_win_post(MPI_Group group, int assert, MPI_Win win)
 {
-    static const char fn[] = "MPI_Win_post";
-    LOOM_API_ENTER(fn);
-    int rc;
-    struct loom_win *w = win_assert(fn, win, assert, &rc);
-    if (w == NULL)
-        return rc;
-    const char *why = loom__group_invalid_reason(group);
-    if (why != NULL)
-        return loom__win_error(w, fn, MPI_ERR_GROUP, "%s", why);
-    if (atomic_load_explicit(&w->exposing, memory_order_relaxed))
-        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "an exposure epoch of MPI_Win_post "
-                               "is open already (MPI_Win_wait or MPI_Win_test ends it)");
-    if ((why = loom__rma_leave_fence(w)) != NULL)
-        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "%s", why);
-    int n, *ranks = group_ranks(w, fn, group, &n, &rc);
-    if (ranks == NULL)
-        return rc;
-    rc = loom__rma_post(w, ranks, n);
-    return rc ? loom__win_error_code(w, fn, rc) : MPI_SUCCESS;
+    LOOM_API_ENTER("MPI_Win_post");
+    return group_epoch("MPI_Win_post", group, assert, win, 1);
 }
 
 static int end_exposure(const char *fn, MPI_Win win, int *flag, int block)

@@ -66,6 +66,32 @@ static int callback_class(int rc)
     return rc > 0 && rc <= MPI_ERR_LASTCODE ? rc : MPI_ERR_OTHER;
 }
 
+/* The keyval argument of a call on window w: its keyval in *kv, or NULL after reporting
+ * MPI_ERR_KEYVAL in *rc. */
+static struct loom_keyval *keyval_arg(struct loom_win *w, const char *fn, int id, int allow_freed,
+                                      int *rc)
+{
+    struct loom_keyval *kv = NULL;
+    const char *why = keyval_problem(id, allow_freed, &kv);
+    if (why != NULL) {
+        *rc = loom__win_error(w, fn, MPI_ERR_KEYVAL, "keyval %d %s", id, why);
+        return NULL;
+    }
+    return kv;
+}
+
+/* What an attribute operation on w returned: MPI_SUCCESS, or the error reported (a negative
+ * loom code, or the code a delete callback of keyval id returned). */
+static int attr_result(struct loom_win *w, const char *fn, int id, int rc)
+{
+    if (rc < 0)
+        return loom__win_error_code(w, fn, rc);
+    if (rc > 0)
+        return loom__win_error(w, fn, callback_class(rc),
+                               "the delete callback of keyval %d returned error %d", id, rc);
+    return MPI_SUCCESS;
+}
+
 int loom__mpi_win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
                                 MPI_Win_delete_attr_function *win_delete_attr_fn,
                                 int *win_keyval, void *extra_state)
@@ -108,19 +134,11 @@ int loom__mpi_win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
     struct loom_win *w = loom__win_arg(fn, win, &rc);
     if (w == NULL)
         return rc;
-    struct loom_keyval *kv = NULL;
-    const char *why = keyval_problem(win_keyval, 0, &kv);
-    if (why != NULL)
-        return loom__win_error(w, fn, MPI_ERR_KEYVAL, "keyval %d %s", win_keyval, why);
+    struct loom_keyval *kv = keyval_arg(w, fn, win_keyval, 0, &rc);
+    if (kv == NULL)
+        return rc;
     struct loom_attr_host h = host(w);
-    rc = loom__attrs_set(&h, kv, attribute_val);
-    if (rc < 0)
-        return loom__win_error_code(w, fn, rc);
-    if (rc > 0)
-        return loom__win_error(w, fn, callback_class(rc),
-                               "the delete callback of keyval %d returned error %d",
-                               win_keyval, rc);
-    return MPI_SUCCESS;
+    return attr_result(w, fn, win_keyval, loom__attrs_set(&h, kv, attribute_val));
 }
 
 /* The value of a predefined window attribute: the base itself, or a pointer to the value. */
@@ -151,10 +169,9 @@ int loom__mpi_win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int
         *flag = 1;
         return MPI_SUCCESS;
     }
-    struct loom_keyval *kv = NULL;
-    const char *why = keyval_problem(win_keyval, 0, &kv);
-    if (why != NULL)
-        return loom__win_error(w, fn, MPI_ERR_KEYVAL, "keyval %d %s", win_keyval, why);
+    struct loom_keyval *kv = keyval_arg(w, fn, win_keyval, 0, &rc);
+    if (kv == NULL)
+        return rc;
     void *val = NULL;
     struct loom_attr_host h = host(w);
     loom__attrs_get(&h, kv, &val, flag);
@@ -171,18 +188,12 @@ int loom__mpi_win_delete_attr(MPI_Win win, int win_keyval)
     struct loom_win *w = loom__win_arg(fn, win, &rc);
     if (w == NULL)
         return rc;
-    struct loom_keyval *kv = NULL;
     /* a freed keyval still names the attributes made with it */
-    const char *why = keyval_problem(win_keyval, 1, &kv);
-    if (why != NULL)
-        return loom__win_error(w, fn, MPI_ERR_KEYVAL, "keyval %d %s", win_keyval, why);
+    struct loom_keyval *kv = keyval_arg(w, fn, win_keyval, 1, &rc);
+    if (kv == NULL)
+        return rc;
     struct loom_attr_host h = host(w);
-    rc = loom__attrs_delete(&h, kv);
-    if (rc != 0)
-        return loom__win_error(w, fn, callback_class(rc),
-                               "the delete callback of keyval %d returned error %d",
-                               win_keyval, rc);
-    return MPI_SUCCESS;
+    return attr_result(w, fn, win_keyval, loom__attrs_delete(&h, kv));
 }
 
 int loom__mpi_win_set_name(MPI_Win win, const char *win_name)
