@@ -42,22 +42,15 @@ static inline __attribute__((always_inline)) int acc_fast(const void *origin, MP
 {
     if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(t) ||
         !t->predefined || t->contents != NULL || !t->contig || !loom__op_valid(op) ||
-        !op->predefined || (unsigned)rank >= (unsigned)w->size || disp < 0 || count < 0 ||
-        count > (MPI_Count)(1 << 20) || w->sh->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        !op->predefined || count < 0 || count > (MPI_Count)(1 << 20))
         return 0;
     if (op != MPI_NO_OP && (ot != t || ocount != count))
         return 0;
     if (rt != NULL && (rt != t || rcount != count))
         return 0;
-    const struct loom_win_seg *s = &w->sh->seg[rank];
-    size_t bytes = t->size * (size_t)count; /* both bounded: no overflow */
-    ptrdiff_t off;
-    if ((size_t)disp > s->size || __builtin_mul_overflow((ptrdiff_t)disp, s->disp_unit, &off) ||
-        (size_t)off + bytes > s->size || !loom__rma_may_access(w, rank))
-        return 0;
-    if (loom__rma_acc_contig(t, op, (char *)((uintptr_t)s->base + (uintptr_t)off),
-                             op == MPI_NO_OP ? NULL : origin, rt ? result : NULL,
-                             (size_t)count) != 0)
+    char *p = loom__rma_target_fast(w, rank, disp, t->true_lb, t->size * (size_t)count);
+    if (p == NULL || loom__rma_acc_contig(t, op, p, op == MPI_NO_OP ? NULL : origin,
+                                          rt ? result : NULL, (size_t)count) != 0)
         return 0;
     loom__rma_note_op(w);
     return 1;
@@ -96,8 +89,8 @@ static int accumulate(const char *fn, const struct acc *a, MPI_Win win, MPI_Requ
                                    &taddr)) != MPI_SUCCESS)
             return rc;
         rc = loom__rma_accumulate(a->oaddr, (size_t)a->ocount, no_op ? NULL : a->ot, a->raddr,
-                                  (size_t)a->rcount, a->has_result ? a->rt : NULL, taddr, (size_t)a->tcount, a->tt,
-                                  a->op);
+                                  (size_t)a->rcount, a->has_result ? a->rt : NULL, taddr,
+                                  (size_t)a->tcount, a->tt, a->op);
         if (rc != 0)
             return loom__win_error_code(w, fn, rc);
     }

@@ -8,7 +8,8 @@
 #include "p2p/p2p.h"
 #include "p2p/request.h"
 
-/* A request for an operation on target `rank` (MPI_PROC_NULL: complete at once), or NULL. */
+/* A new request of a request-based operation (incomplete: its transfer completes it), or
+ * NULL. */
 static struct loom_request *rma_request(void)
 {
     struct loom_request *r = loom__req_new(LOOM_REQ_RMA);
@@ -33,25 +34,23 @@ int loom__rma_request_done(struct loom_request **out)
 /* The small put or get of contiguous data to a static window, checked and done in one
  * function with no call but the copy's: what latency-bound programs do. 1 when done; 0 sends
  * the call down the full path, which checks everything again and reports what is wrong. */
-static inline __attribute__((always_inline)) int transfer_fast(int get, void *oaddr, MPI_Count ocount, MPI_Datatype ot,
-                                int rank, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tt,
-                                MPI_Win w)
+static inline __attribute__((always_inline)) int transfer_fast(int get, void *oaddr,
+                                                               MPI_Count ocount, MPI_Datatype ot,
+                                                               int rank, MPI_Aint disp,
+                                                               MPI_Count tcount, MPI_Datatype tt,
+                                                               MPI_Win w)
 {
     if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(ot) ||
         !loom__dt_valid(tt) || !ot->committed || !tt->committed || !ot->contig ||
-        !tt->contig || (unsigned)rank >= (unsigned)w->size || disp < 0 || ocount < 0 ||
-        tcount < 0 || ocount > (MPI_Count)loom__p2p_copy_chunk ||
-        tcount > (MPI_Count)loom__p2p_copy_chunk || w->sh->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        !tt->contig || ocount < 0 || tcount < 0 || ocount > (MPI_Count)loom__p2p_copy_chunk ||
+        tcount > (MPI_Count)loom__p2p_copy_chunk)
         return 0;
     size_t n = ot->size * (size_t)ocount; /* both factors bounded: no overflow */
-    const struct loom_win_seg *s = &w->sh->seg[rank];
-    ptrdiff_t off;
-    if (n != tt->size * (size_t)tcount || n > loom__p2p_copy_chunk || (size_t)disp > s->size ||
-        __builtin_mul_overflow((ptrdiff_t)disp, s->disp_unit, &off) || off + tt->true_lb < 0 ||
-        (size_t)(off + tt->true_lb) + n > s->size || !loom__rma_may_access(w, rank))
+    char *t;
+    if (n != tt->size * (size_t)tcount || n > loom__p2p_copy_chunk ||
+        (t = loom__rma_target_fast(w, rank, disp, tt->true_lb, n)) == NULL)
         return 0;
     loom__rma_note_op(w);
-    char *t = (char *)((uintptr_t)s->base + (uintptr_t)(off + tt->true_lb));
     char *o = (char *)((uintptr_t)oaddr + (uintptr_t)ot->true_lb);
     char *dst = get ? o : t;
     const char *src = get ? t : o;

@@ -137,19 +137,26 @@ int loom__mpi_win_start(MPI_Group group, int assert, MPI_Win win)
     return group_epoch("MPI_Win_start", group, assert, win, 0);
 }
 
-int loom__mpi_win_complete(MPI_Win win)
+/* MPI_Win_complete and MPI_Win_unlock_all: end the access epoch `bit` (missing: `what`) with
+ * `end`. */
+static int end_access(const char *fn, MPI_Win win, int bit, const char *what,
+                      void (*end)(struct loom_win *w))
 {
-    static const char fn[] = "MPI_Win_complete";
-    LOOM_API_ENTER(fn);
     int rc;
     struct loom_win *w = loom__win_arg(fn, win, &rc);
     if (w == NULL)
         return rc;
-    if (!(atomic_load_explicit(&w->access, memory_order_relaxed) & LOOM_RMA_START))
-        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no access epoch of MPI_Win_start is "
-                               "open");
-    loom__rma_complete(w);
+    if (!(atomic_load_explicit(&w->access, memory_order_relaxed) & bit))
+        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no %s is open", what);
+    end(w);
     return MPI_SUCCESS;
+}
+
+int loom__mpi_win_complete(MPI_Win win)
+{
+    LOOM_API_ENTER("MPI_Win_complete");
+    return end_access("MPI_Win_complete", win, LOOM_RMA_START,
+                      "access epoch of MPI_Win_start", loom__rma_complete);
 }
 
 int loom__mpi_win_post(MPI_Group group, int assert, MPI_Win win)
@@ -265,17 +272,9 @@ int loom__mpi_win_lock_all(int assert, MPI_Win win)
 
 int loom__mpi_win_unlock_all(MPI_Win win)
 {
-    static const char fn[] = "MPI_Win_unlock_all";
-    LOOM_API_ENTER(fn);
-    int rc;
-    struct loom_win *w = loom__win_arg(fn, win, &rc);
-    if (w == NULL)
-        return rc;
-    if (!(atomic_load_explicit(&w->access, memory_order_relaxed) & LOOM_RMA_LOCK_ALL))
-        return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no epoch of MPI_Win_lock_all is "
-                               "open");
-    loom__rma_unlock_all(w);
-    return MPI_SUCCESS;
+    LOOM_API_ENTER("MPI_Win_unlock_all");
+    return end_access("MPI_Win_unlock_all", win, LOOM_RMA_LOCK_ALL, "epoch of MPI_Win_lock_all",
+                      loom__rma_unlock_all);
 }
 
 /* The flushes: in a passive-target epoch on `rank` (one) or on any target (!one), wait for

@@ -20,9 +20,6 @@ int loom__win_error(struct loom_win *w, const char *fn, int cls, const char *fmt
     __attribute__((format(printf, 4, 5)));
 /* Same, for a negative loom code (its class and reason from the error table). */
 int loom__win_error_code(struct loom_win *w, const char *fn, int loom_code);
-/* 1 if errhandler may be attached to a window: a predefined one or one made by
- * MPI_Win_create_errhandler. */
-int loom__win_errhandler_ok(MPI_Errhandler errhandler);
 
 /* The checks of a communication call (api/rma_args.c), each MPI_SUCCESS or the class it
  * reported on w. In this order: */

@@ -61,7 +61,9 @@ int loom__win_error_code(struct loom_win *w, const char *fn, int loom_code)
     return raise_on(w, fn, loom__error_class(loom_code), loom__error_reason(loom_code));
 }
 
-int loom__win_errhandler_ok(MPI_Errhandler eh)
+/* 1 if eh may be attached to a window: a predefined handler or one made by
+ * MPI_Win_create_errhandler. */
+static int errhandler_ok(MPI_Errhandler eh)
 {
     return loom__object_is(eh, LOOM_MAGIC_ERRHANDLER) &&
            (eh->builtin != 0 || eh->win_fn != NULL);
@@ -94,7 +96,7 @@ int loom__mpi_win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     struct loom_win *w = loom__win_arg(fn, win, &rc);
     if (w == NULL)
         return rc;
-    if (!loom__win_errhandler_ok(errhandler))
+    if (!errhandler_ok(errhandler))
         return loom__win_error(w, fn, MPI_ERR_ARG, "%s",
                                loom__object_is(errhandler, LOOM_MAGIC_ERRHANDLER)
                                    ? "errhandler is not a window's (made by "

@@ -212,12 +212,6 @@ static inline int elem_init(struct loom_rma_elem *e, const struct loom_datatype 
     return 0;
 }
 
-int loom__rma_elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
-                        const struct loom_op *op)
-{
-    return elem_init(e, et, op);
-}
-
 int loom__rma_acc_contig(const struct loom_datatype *t, const struct loom_op *op, char *p,
                          const void *in, void *out, size_t n)
 {

@@ -4,8 +4,8 @@
  * same predefined type element-wise atomic, and a fetching read (MPI_Get_accumulate or
  * MPI_Fetch_and_op with MPI_NO_OP) and MPI_Compare_and_swap atomic with them. Every rank's
  * memory is in this process, so the origin updates the target's elements itself, holding the
- * lock of the stripe each element lies in: one of LOOM_RMA_STRIPES spin locks, chosen by the 4 KiB page
- * of the address (an element that straddles two pages takes both, in stripe order).
+ * lock of the stripe each element lies in: one of LOOM_RMA_STRIPES spin locks, chosen by the
+ * 4 KiB page of the address (an element that straddles two pages takes both, in stripe order).
  *
  * Why locks and not an atomic instruction per element: an accumulate of many elements then
  * runs the operation's own loop (coll/op_kernels.c, vectorized by the compiler) over every

@@ -85,9 +85,9 @@ int loom__rma_hints_update(struct loom_info *hints, struct loom_info *info)
     return 0;
 }
 
-struct loom_info *loom__rma_hints_new(struct loom_info *info, int flavor)
+struct loom_info *loom__rma_hints_new(struct loom_info *info)
 {
-    (void)flavor; /* every flavor answers every key: a program may ask any window */
+    /* every flavor answers every key: a program may ask any window */
     struct loom_info *h = loom__info_new(); /* freed by loom__win_free */
     if (h == NULL)
         return NULL;

@@ -3,10 +3,10 @@
  *
  * Every rank of a job lives in one address space, so a window is nothing but the members'
  * memory and a little shared state: a put is a copy from the origin's buffer into the
- * target's memory, made by the origin (or, when large, by whoever runs its chunk tasks); a get
+ * target's memory, made by the origin (or, when large, by whoever claims its pieces); a get
  * the reverse; an accumulate the operation's loop run by the origin under locks striped by
- * address; a passive-target lock a word in the target's state that the origin takes itself. No target ever has to be inside
- * MPI for an operation on its memory to advance or complete.
+ * address; a passive-target lock a word in the target's state that the origin takes itself.
+ * No target ever has to be inside MPI for an operation on its memory to advance or complete.
  *
  * A window has two halves, like a communicator:
  *  - struct loom_win_shared: what all members share, one segment per member (its memory, its
@@ -154,7 +154,10 @@ struct loom_win {
     _Atomic int fence_ops;          /* 1 once an operation was issued since the last fence */
     _Atomic(_Atomic uint8_t *) held; /* [size] LOOM_RMA_HELD_* per target, or NULL */
     _Atomic int nheld;              /* targets locked one by one */
-    int lock_all_nocheck;           /* lock_all was MPI_MODE_NOCHECK: no lock word taken */
+    int lock_all_nocheck;           /* lock_all was MPI_MODE_NOCHECK: no lock word taken;
+                                       written by MPI_Win_lock_all before LOOM_RMA_LOCK_ALL is
+                                       set, read by MPI_Win_unlock_all (the program orders
+                                       the two, on any thread of the rank) */
     uint8_t *start_set;             /* [size] 1 for the targets of the access epoch of
                                        MPI_Win_start, written before LOOM_RMA_START is set
                                        (release) and freed after it is cleared */
@@ -165,7 +168,8 @@ struct loom_win {
      * thread, decremented (release) by the task that lands the last chunk; a flush waits for
      * 0 (acquire). */
     _Atomic long pending;
-    void *alloc;                    /* this rank's memory from MPI_Win_allocate, or NULL */
+    void *alloc;                    /* this rank's memory from MPI_Win_allocate, or NULL;
+                                       written at creation, freed by MPI_Win_free */
 };
 
 /* 1 if w is a live window handle. */
@@ -193,7 +197,7 @@ struct loom_event *loom__win_event(const struct loom_win *w, int r);
 /* A new info holding the hints in effect for a window made with `info` (may be NULL): every
  * key the standard defines for windows, the value given when it is valid, else the default.
  * NULL on ENOMEM. */
-struct loom_info *loom__rma_hints_new(struct loom_info *info, int flavor);
+struct loom_info *loom__rma_hints_new(struct loom_info *info);
 /* Update hints with the valid window keys of info (MPI_Win_set_info). 0 or LOOM_ERR_NOMEM. */
 int loom__rma_hints_update(struct loom_info *hints, struct loom_info *info);
 /* 1 if alloc_shared_noncontig is "true" in info (NULL: no). */
@@ -240,6 +244,25 @@ static inline int loom__rma_passive(struct loom_win *w, int r)
     _Atomic uint8_t *held = atomic_load_explicit(&w->held, memory_order_acquire);
     return held != NULL && atomic_load_explicit(&held[r], memory_order_relaxed) != 0;
 }
+/* The fast paths' target check (api/rma_ops.c, api/rma_acc.c): the address of `bytes`
+ * contiguous bytes that start `lb` bytes after displacement disp of target r of a static
+ * window, when rank r exists, all of them lie in r's part and the origin may access r now;
+ * NULL otherwise (the caller then takes its full path, which reports why). */
+static inline __attribute__((always_inline)) char *loom__rma_target_fast(struct loom_win *w,
+                                                                         int r, MPI_Aint disp,
+                                                                         ptrdiff_t lb,
+                                                                         size_t bytes)
+{
+    if ((unsigned)r >= (unsigned)w->size || disp < 0 || w->sh->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        return NULL;
+    const struct loom_win_seg *s = &w->sh->seg[r];
+    ptrdiff_t off;
+    if ((size_t)disp > s->size || __builtin_mul_overflow((ptrdiff_t)disp, s->disp_unit, &off) ||
+        off + lb < 0 || (size_t)(off + lb) + bytes > s->size || !loom__rma_may_access(w, r))
+        return NULL;
+    return (char *)((uintptr_t)s->base + (uintptr_t)(off + lb));
+}
+
 /* An operation was issued in a fence's epoch (MPI_Win_start/_post/_lock after that fence are
  * then MPI_ERR_RMA_SYNC). */
 static inline __attribute__((always_inline)) void loom__rma_note_op(struct loom_win *w)
@@ -310,11 +333,6 @@ struct loom_rma_elem {
     int pair;
     void (*kernel)(const void *in, void *inout, size_t n, size_t stride, size_t boff);
 };
-/* Fill e for elements of predefined type et under op: 0, or -1 when no kernel applies (the
- * API layer checked; the fast paths take the full path then). The lookup of et's kernels is
- * cached. */
-int loom__rma_elem_init(struct loom_rma_elem *e, const struct loom_datatype *et,
-                        const struct loom_op *op);
 
 /* The accumulate of n elements of predefined type t, contiguous on every side (in: the
  * origin's, NULL for MPI_NO_OP; out: where the old values go, or NULL) at p: the fast path of

@@ -186,7 +186,7 @@ int loom__win_create(struct loom_comm *comm, int flavor, void **base, size_t siz
     } else {
         mine.base = base ? *base : NULL;
         mine.err = own_memory(flavor, &mine.base, size, &w->alloc);
-        w->info = loom__rma_hints_new(info, flavor);
+        w->info = loom__rma_hints_new(info);
         loom__group_retain(c->sh->group);
         w->group = c->sh->group;
         if (mine.err == 0 && w->info == NULL)

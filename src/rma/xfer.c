@@ -4,7 +4,7 @@
  *
  * A transfer of at most LOOM_COPY_CHUNK bytes is copied by the origin inside the call: it
  * costs less than handing it to anyone. A larger one is cut into pieces of LOOM_COPY_CHUNK
- * bytes that whoever works on it *claims* one at a time (an atomic counter), copies, and
+ * bytes (fewer, larger ones above PIECES of them) that whoever works on it *claims* one at a time (an atomic counter), copies, and
  * counts as landed. Two helper tasks are queued, one on the origin's home queue and one on
  * the target's, each claiming pieces until none is left; and a blocking MPI_Put or MPI_Get
  * claims pieces itself before it returns. So:
@@ -42,6 +42,9 @@
  * types are retained until the last piece lands. `refs`: the helper tasks not yet finished
  * and the issuing call while it claims; the last to drop one frees it (a helper may run long
  * after the transfer landed). */
+/* The most pieces a transfer is cut into: enough for the two sides (and their progress
+ * threads) to share it when one starts late, few enough that a piece of a large transfer is
+ * far longer to copy than to claim. */
 enum { PIECES = 8 };
 
 struct xfer {
@@ -143,7 +146,9 @@ static int move(struct loom_win *w, int r, void *dst, const struct loom_datatype
     struct xfer *x = malloc(sizeof *x); /* freed by the last of drop() */
     if (x == NULL)
         return LOOM_ERR_NOMEM;
-    size_t piece = n / PIECES > loom__p2p_copy_chunk ? (n / PIECES + 63) / 64 * 64 : loom__p2p_copy_chunk;
+    size_t piece = loom__p2p_copy_chunk;
+    if (n / PIECES > piece) /* at most PIECES pieces, whole cache lines */
+        piece = (n / PIECES + 63) / 64 * 64;
     size_t npieces = (n + piece - 1) / piece;
     *x = (struct xfer){.w = w, .origin = loom__self, .req = req, .dst = dst, .dt = dt,
                        .dcount = dcount, .src = src, .st = st, .scount = scount, .n = n,
