@@ -777,6 +777,21 @@ def goal_rounds(name, prog, goals, subjects, labels, runs, units):
     return md
 
 
+def combine_rounds(rounds, pick):
+    """{test: {bytes: pick(test, values)}} over the rounds (dicts with 'data' and 'others')
+    during which other processes took less than QUIET cores, when there are any: a round run
+    beside someone's build measures the build as much as the MPI. Marks each round 'used'."""
+    quiet = [r for r in rounds if r['others'] <= QUIET]
+    for r in rounds:
+        r['used'] = r in quiet or not quiet
+    final = {}
+    for data in (r['data'] for r in rounds if r['used']):
+        for test, vals in data.items():
+            for b, v in vals.items():
+                final.setdefault(test, {}).setdefault(b, []).append(v)
+    return {t: {b: pick(t, v) for b, v in vals.items()} for t, vals in final.items()}
+
+
 def report_text(lines):
     """A report's text with the repository's own path left out (paths relative to it), so
     that reports name no machine's folders."""
@@ -961,32 +976,13 @@ def main():
             log(f'{prog_name} on {rt}: {wall:.1f} s, others used {others:.2f} cores')
 
     def median_rounds(rounds):
-        # Rounds during which other processes took less than QUIET cores, when there are
-        # any: a round run beside someone's build measures the build as much as the MPI.
-        quiet = [r for r in rounds if r['others'] <= QUIET]
-        for r in rounds:
-            r['used'] = r in quiet or not quiet
-        final = {}
-        for data in (r['data'] for r in rounds if r['used']):
-            for test, vals in data.items():
-                for b, v in vals.items():
-                    final.setdefault(test, {}).setdefault(b, []).append(v)
-        return {t: {b: statistics.median(v) for b, v in vals.items()}
-                for t, vals in final.items()}
+        return combine_rounds(rounds, lambda test, v: statistics.median(v))
 
     def best_rounds(rounds, tunits):
         # A ceiling (or floor) is a best case: the best of its quiet rounds, so that one
         # round slowed by something /proc/stat cannot see (the hypervisor) does not lower it.
-        quiet = [r for r in rounds if r['others'] <= QUIET]
-        for r in rounds:
-            r['used'] = r in quiet or not quiet
-        final = {}
-        for data in (r['data'] for r in rounds if r['used']):
-            for test, vals in data.items():
-                for b, v in vals.items():
-                    final.setdefault(test, {}).setdefault(b, []).append(v)
-        return {t: {b: (min(v) if tunits.get(t) == 'us' else max(v)) for b, v in vals.items()}
-                for t, vals in final.items()}
+        return combine_rounds(rounds, lambda test, v: min(v) if tunits.get(test) == 'us'
+                              else max(v))
 
     for p in programs:
         ref = PROGRAMS[p].get('reference')
