@@ -120,6 +120,16 @@ def rma_program(np, pattern, what, goals=()):
     }
 
 
+def msgrate_program(np, what, goals=()):
+    return {
+        'source': 'msgrate.c', 'kind': 'mpi', 'np': np, 'args': [], 'quick_args': ['-q'],
+        'tests': {'msgrate': {'better': 'higher', 'title': f'Message rate, window of 64 '
+                              f'MPI_Isend ({what})', 'ylabel': 'million messages / s',
+                              'logy': False, 'scale': 1.0}},
+        'goals': list(goals),
+    }
+
+
 _BETTER = 'the better of MPICH and Open MPI'
 PROGRAMS = {
     'pingpong': {
@@ -185,6 +195,14 @@ PROGRAMS = {
                              f'{machine_cores()} ranks: ranks 0..N-2 on rank N-1'),
     'rma_ring': rma_program(machine_cores(), 'ring',
                             f'{machine_cores()} ranks: each rank on rank+1'),
+    # Message rate (bench/msgrate.c, like osu_mbw_mr): a window of 64 MPI_Isend per pair,
+    # 8 B .. 4 KiB; one pair, then one rank per core (half of them sending). On a 2-core
+    # machine msgrate_cores runs what msgrate runs.
+    'msgrate': msgrate_program(2, 'one pair', goals=[
+        ('msgrate', b, 'mpich', '>=', 2.0, f'{b}-byte message rate at least 2x MPICH\'s')
+        for b in (8, 64, 1024)]),
+    'msgrate_cores': msgrate_program(max(2, machine_cores() // 2 * 2),
+                                     f'{max(1, machine_cores() // 2)} pair(s), a rank per core'),
     'nbc': {
         'source': 'nbc.c', 'kind': 'mpi', 'np': 2, 'args': [], 'quick_args': ['--quick'],
         'tests': {f'nbc_{c}_{m}_n2': {'better': 'higher' if m == 'overlap' else 'lower',
@@ -576,6 +594,8 @@ def fmt_val(v, unit):
         return '–'
     if unit == 'us':
         return f'{v:.3f}' if v < 10 else f'{v:.1f}'
+    if unit == 'Mmsg/s':
+        return f'{v:.3f}' if v < 10 else f'{v:.2f}'
     return f'{v:,.0f}'
 
 
