@@ -1,0 +1,83 @@
+# C++ and Fortran units privatized by the same plugin (docs/privatize.md), included by
+# CMakeLists.txt once the plugin is known to be built: loomcc with LOOMCC_CC set to g++ and to
+# gfortran of the same GCC. Without a Fortran compiler the Fortran tests report SKIPPED.
+
+set(priv_cxx ${CMAKE_COMMAND} -E env LOOMCC_CC=${CMAKE_CXX_COMPILER} ${LOOMCC})
+include(CheckLanguage)
+check_language(Fortran)
+set(priv_fc "")
+if(CMAKE_Fortran_COMPILER)
+  set(priv_fc ${CMAKE_COMMAND} -E env LOOMCC_CC=${CMAKE_Fortran_COMPILER} ${LOOMCC})
+endif()
+set(priv_deps ${LOOMCC} ${LOOM_PRIVATIZE_PLUGIN} ${PROJECT_SOURCE_DIR}/include/mpi.h loom_bindings
+    ${CMAKE_CURRENT_SOURCE_DIR}/own_address.h ${PROJECT_SOURCE_DIR}/tests/support/check.h)
+
+# loom_priv_build(OBJECT SOURCE COMPILER... FLAGS flags...): SOURCE -> OBJECT with the given
+# loomcc command line (priv_cc, priv_cxx or priv_fc).
+function(loom_priv_build obj src)
+  cmake_parse_arguments(A "" "" "COMPILER;FLAGS;DEPENDS" ${ARGN})
+  add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${obj}
+    COMMAND ${A_COMPILER} ${priv_cflags} ${A_FLAGS} -c ${CMAKE_CURRENT_SOURCE_DIR}/${src}
+            -o ${CMAKE_CURRENT_BINARY_DIR}/${obj}
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${src} ${priv_deps} ${A_DEPENDS}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} COMMENT "loomcc ${src}" VERBATIM)
+endfunction()
+
+# loom_priv_link(NAME COMPILER... OBJECTS objects...)
+function(loom_priv_link name)
+  cmake_parse_arguments(A "" "" "COMPILER;OBJECTS" ${ARGN})
+  set(objs)
+  foreach(o ${A_OBJECTS})
+    list(APPEND objs ${CMAKE_CURRENT_BINARY_DIR}/${o})
+  endforeach()
+  add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${name}
+    COMMAND ${A_COMPILER} ${priv_cflags} -o ${CMAKE_CURRENT_BINARY_DIR}/${name} ${objs}
+    DEPENDS ${objs} loom loom_main COMMENT "loomcc -o ${name}" VERBATIM)
+  set(priv_outputs ${priv_outputs} ${CMAKE_CURRENT_BINARY_DIR}/${name} PARENT_SCOPE)
+endfunction()
+
+# C++: every kind of variable across two units, the second built with -Wall -Wextra -Werror
+# (a C++ unit gets no warning from the plugin); the constructions and destructions counted.
+loom_priv_build(cxx.o cxx.cc COMPILER ${priv_cxx} FLAGS -std=c++17
+                DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cxx.h)
+loom_priv_build(cxx_other.o cxx_other.cc COMPILER ${priv_cxx}
+                FLAGS -std=c++17 -Wall -Wextra -Werror DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cxx.h)
+loom_priv_link(priv_cxx COMPILER ${priv_cxx} OBJECTS cxx.o cxx_other.o)
+loom_priv_test(cxx priv_cxx EXPECT_STDOUT "each read their own values")
+# std::threads of a rank share its globals, and build its function-local static once.
+loom_priv_build(cxx_threads.o cxx_threads.cc COMPILER ${priv_cxx} FLAGS -std=c++17)
+loom_priv_link(priv_cxx_threads COMPILER ${priv_cxx} OBJECTS cxx_threads.o)
+loom_priv_test(cxx_threads priv_cxx_threads NP 1 2 4 LABELS thread
+               EXPECT_STDOUT "share their rank's globals")
+
+# loom_f_* variables (loom's Fortran bindings) stay shared, in C as in Fortran.
+add_test(NAME privatize_loom_f_shared_c
+         COMMAND sh ${LOOM_EXPECT} 0 ""
+                 "loom_f_c_sentinel.* stays shared: a variable of loom.s Fortran bindings"
+                 ${priv_cc} -fplugin-arg-loom_privatize-verbose -c
+                 ${CMAKE_CURRENT_SOURCE_DIR}/loom_f_shared.c -o /dev/null)
+set_tests_properties(privatize_loom_f_shared_c PROPERTIES LABELS "privatize"
+                     TIMEOUT ${LOOM_TEST_TIMEOUT})
+
+# Fortran: a COMMON block, a module variable, SAVE and DATA locals, the main program's
+# variables; gfortran's main is the rank's. MPI through a C shim (fortran_shim.c).
+set(fortran_tests fortran.np1 fortran.np2 fortran.np4 loom_f_shared_fortran)
+if(NOT priv_fc)
+  foreach(t ${fortran_tests})
+    add_test(NAME privatize_${t}
+             COMMAND sh -c "echo 'SKIPPED: no Fortran compiler found'; exit 77")
+    set_tests_properties(privatize_${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS "privatize")
+  endforeach()
+else()
+  loom_priv_build(fortran.o fortran.F90 COMPILER ${priv_fc})
+  loom_priv_build(fortran_shim.o fortran_shim.c COMPILER ${priv_cc})
+  loom_priv_link(priv_fortran COMPILER ${priv_fc} OBJECTS fortran.o fortran_shim.o)
+  loom_priv_test(fortran priv_fortran NP 1 2 4 EXPECT_STDOUT "each read their own values")
+  add_test(NAME privatize_loom_f_shared_fortran
+           COMMAND sh ${LOOM_EXPECT} 0 ""
+                   "loom_f_x.* stays shared: a variable of loom.s Fortran bindings"
+                   ${priv_fc} -fplugin-arg-loom_privatize-verbose -c
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fortran.F90 -o /dev/null)
+  set_tests_properties(privatize_loom_f_shared_fortran PROPERTIES LABELS "privatize"
+                       TIMEOUT ${LOOM_TEST_TIMEOUT})
+endif()
