@@ -50,6 +50,25 @@ loom_priv_link(priv_cxx_threads COMPILER ${priv_cxx} OBJECTS cxx_threads.o)
 loom_priv_test(cxx_threads priv_cxx_threads NP 1 2 4 LABELS thread
                EXPECT_STDOUT "share their rank's globals")
 
+# The same at -O0.
+loom_priv_build(cxx_O0.o cxx.cc COMPILER ${priv_cxx} FLAGS -std=c++17 -O0
+                DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cxx.h)
+loom_priv_build(cxx_other_O0.o cxx_other.cc COMPILER ${priv_cxx} FLAGS -std=c++17 -O0
+                DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cxx.h)
+loom_priv_link(priv_cxx_O0 COMPILER ${priv_cxx} OBJECTS cxx_O0.o cxx_other_O0.o)
+loom_priv_test(cxx_O0 priv_cxx_O0 NP 4 EXPECT_STDOUT "each read their own values")
+# A shared variable the per-rank static initialization would initialize: an error names it.
+add_test(NAME privatize_bad_shared_ctor
+         COMMAND sh ${LOOM_EXPECT} 1 ""
+                 "shared variable .Limits::width. is initialized at run time"
+                 ${priv_cxx} -c ${CMAKE_CURRENT_SOURCE_DIR}/bad_shared_ctor.cc -o /dev/null)
+add_test(NAME privatize_bad_shared_ctor_names_all
+         COMMAND sh ${LOOM_EXPECT} 1 ""
+                 "shared variable .shared_name. is initialized at run time"
+                 ${priv_cxx} -c ${CMAKE_CURRENT_SOURCE_DIR}/bad_shared_ctor.cc -o /dev/null)
+set_tests_properties(privatize_bad_shared_ctor privatize_bad_shared_ctor_names_all PROPERTIES
+                     LABELS "privatize" TIMEOUT ${LOOM_TEST_TIMEOUT})
+
 # loom_f_* variables (loom's Fortran bindings) stay shared, in C as in Fortran.
 add_test(NAME privatize_loom_f_shared_c
          COMMAND sh ${LOOM_EXPECT} 0 ""

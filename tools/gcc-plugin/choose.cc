@@ -99,6 +99,23 @@ static bool in_shared_dir(tree d)
     return false;
 }
 
+/* Whether `d` is const as every unit sees it. The C++ front end clears TREE_READONLY on a
+ * const variable that it initializes at run time (`const double K::k = f();`), in the unit that
+ * defines it only: the other units, which see `extern const double k;`, would keep it shared.
+ * So in C++ a variable with external linkage is const by its type; one initialized at run
+ * time is then shared, and static_init.cc says it cannot be. */
+static bool declared_const(tree d)
+{
+    if (TREE_READONLY(d))
+        return true;
+    if (!loom_cxx || !TREE_PUBLIC(d))
+        return false;
+    tree t = TREE_TYPE(d);
+    while (TREE_CODE(t) == ARRAY_TYPE)
+        t = TREE_TYPE(t);
+    return TYPE_READONLY(t);
+}
+
 /* The symbol of `d` (its C++ mangled name, a Fortran COMMON block's `blk_`...). */
 static const char *symbol_of(tree d)
 {
@@ -154,7 +171,7 @@ static const char *must_stay_shared(tree d)
                     return "a libc variable";
         }
     }
-    if (TREE_READONLY(d) && !TREE_THIS_VOLATILE(d) && !type_has_pointer(TREE_TYPE(d)))
+    if (declared_const(d) && !TREE_THIS_VOLATILE(d) && !type_has_pointer(TREE_TYPE(d)))
         return "const without pointers";
     return NULL;
 }

@@ -19,6 +19,7 @@ int plugin_is_GPL_compatible;
 std::vector<std::string> loom_shared_dirs;
 bool loom_verbose;
 bool loom_fortran;
+bool loom_cxx;
 static void (*original_parse_file)(void);
 
 /* ---- the loom_shared attribute ----------------------------------------------------- */
@@ -97,6 +98,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
         return 0;
     }
     loom_fortran = strcmp(lang, "GNU Fortran") == 0;
+    loom_cxx = strncmp(lang, "GNU C++", 7) == 0;
     original_parse_file = lang_hooks.parse_file;
     lang_hooks.parse_file = parse_file_then_choose;
     loom_register_access_pass(info->base_name);

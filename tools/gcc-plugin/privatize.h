@@ -22,6 +22,7 @@
 extern std::vector<std::string> loom_shared_dirs; /* extern declarations here stay shared */
 extern bool loom_verbose;                        /* one note per variable */
 extern bool loom_fortran;                        /* the unit is Fortran (f951) */
+extern bool loom_cxx;                            /* the unit is C++ (cc1plus) */
 
 /* The mark of a per-rank variable (an attribute whose name no user can write). */
 bool loom_is_per_rank(const_tree t);

@@ -26,6 +26,7 @@
 #include "stringpool.h"
 #include "cgraph.h"
 #include "diagnostic-core.h"
+#include "hash-set.h"
 
 static bool name_starts(tree fn, const char *prefix)
 {
@@ -33,10 +34,10 @@ static bool name_starts(tree fn, const char *prefix)
            strncmp(IDENTIFIER_POINTER(DECL_NAME(fn)), prefix, strlen(prefix)) == 0;
 }
 
-/* A shared variable of static storage that `t` (a statement of static initialization) stores
- * into or constructs: the target of an assignment or the object (first argument, by
- * address) of a call; NULL if none. */
-static tree shared_target_r(tree *tp, int *walk_subtrees, void *)
+/* Report each shared variable of static storage that `t` (a statement of static
+ * initialization) stores into or constructs: the target of an assignment or the object
+ * (first argument, by address, not const) of a call. `data` is the set already reported. */
+static tree shared_target_r(tree *tp, int *walk_subtrees, void *data)
 {
     tree t = *tp;
     if (TYPE_P(t)) {
@@ -54,8 +55,13 @@ static tree shared_target_r(tree *tp, int *walk_subtrees, void *)
         target = TREE_OPERAND(target, 0);
     if (target && VAR_P(target) && (TREE_STATIC(target) || DECL_EXTERNAL(target)) &&
         !loom_is_per_rank(target) && !DECL_ARTIFICIAL(target) &&
-        !DECL_THREAD_LOCAL_P(target) && !DECL_IN_SYSTEM_HEADER(target))
-        return target;
+        !DECL_THREAD_LOCAL_P(target) && !DECL_IN_SYSTEM_HEADER(target) &&
+        !((hash_set<tree> *)data)->add(target))
+        error_at(DECL_SOURCE_LOCATION(target),
+                 "loom: shared variable %qD is initialized at run time, by the unit%'s static "
+                 "initialization, which loom runs once per rank; give it a constant "
+                 "initializer, or let it be per rank (neither %<LOOM_SHARED%> nor %<const%>)",
+                 target);
     return NULL_TREE;
 }
 
@@ -80,19 +86,14 @@ void loom_take_static_constructors(vec<tree> &ctors)
     }
     if (!per_rank)
         return; /* nothing of the ranks: it stays the process's, run once at start */
+    hash_set<tree> reported;
     FOR_EACH_FUNCTION(f)
     {
         tree fn = f->decl;
         if (DECL_ARTIFICIAL(fn) && DECL_SAVED_TREE(fn) &&
             (name_starts(fn, "__static_initialization_and_destruction_") ||
              name_starts(fn, "_GLOBAL__sub_I_")))
-            if (tree v = walk_tree_without_duplicates(&DECL_SAVED_TREE(fn), shared_target_r,
-                                                      NULL))
-                error_at(DECL_SOURCE_LOCATION(v),
-                         "loom: shared variable %qD is initialized at run time, by the "
-                         "unit%'s static initialization, which loom runs once per rank; give "
-                         "it a constant initializer, or let it be per rank",
-                         v);
+            walk_tree_without_duplicates(&DECL_SAVED_TREE(fn), shared_target_r, &reported);
     }
     for (tree fn : subs) {
         if (DECL_INIT_PRIORITY(fn) != DEFAULT_INIT_PRIORITY && loom_verbose)
