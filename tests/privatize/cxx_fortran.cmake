@@ -78,8 +78,9 @@ add_test(NAME privatize_loom_f_shared_c
 set_tests_properties(privatize_loom_f_shared_c PROPERTIES LABELS "privatize"
                      TIMEOUT ${LOOM_TEST_TIMEOUT})
 
-# Fortran: a COMMON block, a module variable, SAVE and DATA locals, the main program's
-# variables; gfortran's main is the rank's. MPI through a C shim (fortran_shim.c).
+# Fortran: a COMMON block, module variables, SAVE and DATA locals, the main program's
+# variables, across two units; gfortran's main is the rank's. MPI through a C shim
+# (fortran_shim.c).
 set(fortran_tests fortran.np1 fortran.np2 fortran.np4 loom_f_shared_fortran)
 if(NOT priv_fc)
   foreach(t ${fortran_tests})
@@ -88,9 +89,13 @@ if(NOT priv_fc)
     set_tests_properties(privatize_${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS "privatize")
   endforeach()
 else()
-  loom_priv_build(fortran.o fortran.F90 COMPILER ${priv_fc})
+  # fortran_mod.f90 writes fmod2.mod, which fortran.F90 reads (both in the build folder).
+  loom_priv_build(fortran_mod.o fortran_mod.f90 COMPILER ${priv_fc})
+  loom_priv_build(fortran.o fortran.F90 COMPILER ${priv_fc}
+                  DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/fortran_mod.o)
   loom_priv_build(fortran_shim.o fortran_shim.c COMPILER ${priv_cc})
-  loom_priv_link(priv_fortran COMPILER ${priv_fc} OBJECTS fortran.o fortran_shim.o)
+  loom_priv_link(priv_fortran COMPILER ${priv_fc}
+                 OBJECTS fortran.o fortran_mod.o fortran_shim.o)
   loom_priv_test(fortran priv_fortran NP 1 2 4 EXPECT_STDOUT "each read their own values")
   add_test(NAME privatize_loom_f_shared_fortran
            COMMAND sh ${LOOM_EXPECT} 0 ""

@@ -3,6 +3,7 @@
 ! variable of the main program. Each rank checks the initial values, writes its rank into
 ! them, meets the others and checks it reads its own; the ranks compare addresses. A
 ! PARAMETER array and a COMMON block of loom's Fortran bindings (/loom_f_x/) stay shared.
+! The module fmod2 and the subroutine set_blk live in the other unit (fortran_mod.f90).
 ! gfortran's own main (it calls MAIN__) runs once per rank: `starts` (per rank) is 1 in each,
 ! `runs` (shared, in a loom_f_ block; the ranks start one at a time up to MPI_Init) the ranks.
 module fmod
@@ -80,7 +81,11 @@ end subroutine
 program fprog
   use iso_c_binding
   use fmod
+  use fmod2
   implicit none
+  class(cell), allocatable :: poly
+  integer :: cb(4)
+  common /blk/ cb
   integer(c_int) :: rank, size
   integer :: mainvar(4) = [1, 2, 3, 4]   ! initialized: SAVE, static
   integer :: lx
@@ -92,15 +97,27 @@ program fprog
   runs = runs + 1                         ! shared: before MPI_Init, one rank at a time
   call locals(0, 0)
   call check(modvar == 5, __LINE__)
+  call check(counter == 4, __LINE__)
+  call check(shared_cell%get() == 1, __LINE__)
   call check(mainvar(4) == 4, __LINE__)
   call shim_init(rank, size)
   call locals(1, rank)
   modvar = 400 + rank
+  counter = 600 + rank
+  shared_cell%value = 700 + rank
   mainvar = 500 + rank
   if (rank == 0) lx = 77
   call shim_barrier()
+  call set_blk(800 + rank)                ! the other unit's /blk/ is this unit's
+  call check(cb(2) == 800 + rank, __LINE__)
+  cb(2) = 300 + rank
   call locals(2, rank)
   call check(modvar == 400 + rank, __LINE__)
+  call check(counter == 600 + rank, __LINE__)
+  call check(shared_cell%get() == 700 + rank, __LINE__)
+  allocate(poly)
+  poly%value = rank
+  call check(poly%get() == rank, __LINE__)
   call check(all(mainvar == 500 + rank), __LINE__)
   call check(lx == 77, __LINE__)          ! shared: rank 0 wrote it
   call check(starts == 1, __LINE__)
@@ -110,6 +127,8 @@ program fprog
   call shim_distinct(int(loc(modvar), c_intptr_t))
   call shim_distinct(int(loc(mainvar), c_intptr_t))
   call shim_distinct(int(loc(starts), c_intptr_t))
+  call shim_distinct(int(loc(counter), c_intptr_t))
+  call shim_distinct(int(loc(shared_cell), c_intptr_t))
   call shim_same(int(loc(lx), c_intptr_t))
   call shim_barrier()
   if (rank == 0) print '(a,i0,a)', 'fortran: ', size, ' ranks each read their own values'

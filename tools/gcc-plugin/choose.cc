@@ -150,6 +150,13 @@ static const char *must_stay_shared(tree d)
     if (DECL_VIRTUAL_P(d) ||
         (DECL_ARTIFICIAL(d) && TREE_READONLY(d) && strncmp(symbol_of(d), "_ZT", 3) == 0))
         return "C++ run-time type data (vtable, typeinfo)";
+    /* gfortran's type descriptors (`__vtab_<module>_<type>`, the default initialization
+     * `__def_init_...`): constant data made in the module's unit and declared, artificial,
+     * in every unit that uses the type. */
+    if (DECL_ARTIFICIAL(d) && DECL_NAME(d) &&
+        (strncmp(IDENTIFIER_POINTER(DECL_NAME(d)), "__vtab_", 7) == 0 ||
+         strncmp(IDENTIFIER_POINTER(DECL_NAME(d)), "__def_init_", 11) == 0))
+        return "a Fortran type descriptor (constant data of the compiler)";
     /* What the compiler declares for its run-time library: C++'s __dso_handle, the vtables of
      * libstdc++'s typeinfo classes. */
     if (DECL_EXTERNAL(d) && DECL_ARTIFICIAL(d))
