@@ -5,9 +5,11 @@
  * checks the initial values, writes its rank everywhere, meets the others and checks it reads
  * its own; the ranks compare addresses. A thread_local stays per thread. Every Counted object
  * is constructed and destroyed once per rank, on the rank's thread: the process's destructor
- * below checks the totals after the ranks have ended. */
+ * below checks the totals after the ranks have ended. Built with END_WITH_EXIT, the ranks end
+ * with exit(0) after MPI_Finalize instead of returning from main. */
 #include <pthread.h>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 #include "check.h"
@@ -184,5 +186,8 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("cxx: %d ranks each read their own values\n", size);
     MPI_Finalize();
+#ifdef END_WITH_EXIT
+    exit(0); /* ends the rank only: its destructors run, as a process's do at exit */
+#endif
     return 0;
 }

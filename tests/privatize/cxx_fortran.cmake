@@ -50,6 +50,11 @@ loom_priv_link(priv_cxx_threads COMPILER ${priv_cxx} OBJECTS cxx_threads.o)
 loom_priv_test(cxx_threads priv_cxx_threads NP 1 2 4 LABELS thread
                EXPECT_STDOUT "share their rank's globals")
 
+# The ranks end with exit() (after MPI_Finalize): their destructors run all the same.
+loom_priv_build(cxx_exit.o cxx.cc COMPILER ${priv_cxx} FLAGS -std=c++17 -DEND_WITH_EXIT
+                DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cxx.h)
+loom_priv_link(priv_cxx_exit COMPILER ${priv_cxx} OBJECTS cxx_exit.o cxx_other.o)
+loom_priv_test(cxx_exit priv_cxx_exit NP 1 4 EXPECT_STDOUT "constructions and destructions")
 # The same at -O0.
 loom_priv_build(cxx_O0.o cxx.cc COMPILER ${priv_cxx} FLAGS -std=c++17 -O0
                 DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cxx.h)
