@@ -13,7 +13,10 @@
 
 struct Table {
     std::vector<int> cells;
-    explicit Table(int n) : cells((size_t)n, -1) { __atomic_fetch_add(&built, 1, __ATOMIC_SEQ_CST); }
+    explicit Table(int n) : cells((size_t)n, -1)
+    {
+        __atomic_fetch_add(&built, 1, __ATOMIC_SEQ_CST);
+    }
     static LOOM_SHARED int built; /* constructions in the whole job */
 };
 LOOM_SHARED int Table::built;

@@ -26,8 +26,9 @@
  * does not change while a function runs), and `&x` is invariant, so later passes share these
  * loads within a function and hoist them out of loops: in a loop the access costs what a plain
  * global's does. The memory reference is marked as not trapping and keeps the variable's alias
- * set and alignment, so the optimizers treat it as they treated the variable. Then the
- * variables become thread-local. */
+ * set and alignment, so the optimizers treat it as they treated the variable. C++ calls that
+ * register the destructor of a per-rank object with __cxa_atexit go to loom instead (below).
+ * Then the variables become thread-local. */
 #include "privatize.h"
 #include "plugin-version.h"
 #include "stringpool.h"

@@ -15,7 +15,12 @@
  *    translation unit, which sees only `extern`, must come to the same decision;
  *  - extern declarations of variables that live in libraries: those declared in system
  *    headers, in headers under a `shared-dir` given to the plugin (loomcc gives loom's include
- *    folder), and well-known libc variables a program may declare by hand (optind, environ).
+ *    folder), and well-known libc variables a program may declare by hand (optind, environ);
+ *  - variables defined in system headers (the library's: libstdc++'s std::__ioinit);
+ *  - symbols starting loom_f_ (loom's Fortran bindings' sentinels, in libloom);
+ *  - constant data of the compiler: C++ vtables and typeinfo, what it declares for its run-time
+ *    library (__dso_handle), gfortran's type descriptors;
+ *  - C++ guard variables follow the variable they guard.
  * All units must agree whether a variable is per rank (a thread-local definition and a plain
  * reference do not link), so these rules look only at what every declaration shows. */
 #include "privatize.h"

@@ -1,8 +1,8 @@
 /* tools/gcc-plugin/plugin.cc — the GCC plugin behind `loomcc -fprivatize` (the default): every
  * variable with static storage duration that a translation unit defines or uses gets one
  * copy per rank, shared by all the threads of that rank, and the program's main becomes the
- * rank's main whatever file defines it. C, C++ (cc1plus) and Fortran (f951) units alike. privatize.h says how the parts fit; docs/privatize.md
- * has the design and its limits.
+ * rank's main whatever file defines it. C, C++ (cc1plus) and Fortran (f951) units alike.
+ * privatize.h says how the parts fit; docs/privatize.md has the design and its limits.
  *
  * Plugin arguments (-fplugin-arg-loom_privatize-KEY[=VALUE]):
  *   shared-dir=DIR  extern declarations in headers under DIR stay shared (repeatable)
