@@ -1,7 +1,8 @@
 /* tests/privatize/cxx_threads.cc — std::threads a rank starts share its C++ globals (docs/
  * privatize.md): they read the rank's std::vector, std::string and object, update its counter
  * under its std::mutex, and race to the first use of a function-local static, which is
- * constructed once per rank (its guard is the rank's) and seen by every thread of the rank. */
+ * constructed once per rank (its guard is the rank's) and seen by every thread of the rank. A
+ * thread_local stays per thread. */
 #include <mpi.h>
 #include <atomic>
 #include <mutex>
@@ -25,6 +26,7 @@ std::vector<int> data;
 std::string label;
 std::mutex lock;
 long total;
+thread_local int per_thread = 5; /* stays per thread: each thread starts with 5 */
 
 static Table &table(void)
 {
@@ -39,6 +41,8 @@ static void worker(int rank, int id)
     CHECK_INT(data.size(), rank + 1);
     CHECK_INT(data[(size_t)rank], rank);
     CHECK(label == "rank " + std::to_string(rank));
+    CHECK_INT(per_thread, 5); /* not the rank thread's */
+    per_thread = 1000 + id;
     Table &t = table();
     t.cells[(size_t)id] = rank;
     for (int i = 0; i < ADDS; i++) {
@@ -56,6 +60,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     data.assign((size_t)rank + 1, rank);
     label = "rank " + std::to_string(rank);
+    per_thread = 100 + rank;
     MPI_Barrier(MPI_COMM_WORLD);
     std::vector<std::thread> threads;
     for (int i = 0; i < THREADS; i++)
@@ -63,6 +68,7 @@ int main(int argc, char **argv)
     for (std::thread &t : threads)
         t.join();
     CHECK_INT(total, (long)THREADS * ADDS * (rank + 1));
+    CHECK_INT(per_thread, 100 + rank);
     for (int i = 0; i < THREADS; i++)
         CHECK_INT(table().cells[(size_t)i], rank);
     check_own_address(&table());
