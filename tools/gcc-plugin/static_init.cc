@@ -35,8 +35,8 @@ static bool name_starts(tree fn, const char *prefix)
 }
 
 /* Report each shared variable of static storage that `t` (a statement of static
- * initialization) stores into or constructs: the target of an assignment or the object
- * (first argument, by address, not const) of a call. `data` is the set already reported. */
+ * initialization) stores into or constructs: the target of an assignment or the object (first
+ * argument, `this`) of a constructor call. `data` is the set already reported. */
 static tree shared_target_r(tree *tp, int *walk_subtrees, void *data)
 {
     tree t = *tp;
@@ -47,10 +47,10 @@ static tree shared_target_r(tree *tp, int *walk_subtrees, void *data)
     tree target = NULL_TREE;
     if (TREE_CODE(t) == MODIFY_EXPR || TREE_CODE(t) == INIT_EXPR)
         target = TREE_OPERAND(t, 0);
-    else if (TREE_CODE(t) == CALL_EXPR && call_expr_nargs(t) > 0 &&
-             TREE_CODE(CALL_EXPR_ARG(t, 0)) == ADDR_EXPR &&
-             !TYPE_READONLY(TREE_TYPE(TREE_TYPE(CALL_EXPR_ARG(t, 0)))))
-        target = TREE_OPERAND(CALL_EXPR_ARG(t, 0), 0); /* a constructor's `this` */
+    else if (TREE_CODE(t) == CALL_EXPR && call_expr_nargs(t) > 0 && get_callee_fndecl(t) &&
+             DECL_CXX_CONSTRUCTOR_P(get_callee_fndecl(t)) &&
+             TREE_CODE(CALL_EXPR_ARG(t, 0)) == ADDR_EXPR)
+        target = TREE_OPERAND(CALL_EXPR_ARG(t, 0), 0); /* the object a constructor builds */
     while (target && handled_component_p(target))
         target = TREE_OPERAND(target, 0);
     if (target && VAR_P(target) && (TREE_STATIC(target) || DECL_EXTERNAL(target)) &&
