@@ -59,10 +59,12 @@ __attribute__((visibility("default"))) void loom_privatize_large(void *addr, siz
 /* Called by the code the plugin generates in a C++ unit whose static initialization
  * (`_GLOBAL__sub_I_*`, the constructors of its global objects) touches per-rank variables:
  * records `fn`, which loom runs once per rank, on the rank thread, before the rank's main
- * (loom__privatize_run_ctors), in registration order; not on the calling thread at process
- * start. On a thread of a running rank (a library loaded with dlopen) it also runs it at once,
- * for that rank. Exported; part of the plugin's ABI. Any thread. */
-__attribute__((visibility("default"))) void loom_privatize_register_ctor(void (*fn)(void));
+ * (loom__privatize_run_ctors), by `priority` (its init_priority, 65535 by default; lower
+ * first), then in registration order; not on the calling thread at process start. On a thread
+ * of a running rank (a library loaded with dlopen) it also runs it at once, for that rank.
+ * Exported; part of the plugin's ABI. Any thread. */
+__attribute__((visibility("default"))) void loom_privatize_register_ctor(void (*fn)(void),
+                                                                          int priority);
 
 /* The plugin redirects here C++'s `__cxa_atexit(dtor, obj, dso)` when obj is a per-rank
  * object (or dtor destroys per-rank ones): on a thread of a rank, records the destructor in the

@@ -4,8 +4,8 @@
  * The plugin takes a C++ unit's static initialization functions (`_GLOBAL__sub_I_*`) off the
  * process's constructors when they construct per-rank objects and registers them here
  * (loom_privatize_register_ctor); loom runs them on each rank thread before the rank's main,
- * after the address initializers, in the order they were registered (link order, as the
- * process would have run them). The main thread runs none.
+ * after the address initializers, by init_priority and then in the order they were registered
+ * (link order), as the process would have run them. The main thread runs none.
  *
  * The destructors of per-rank objects, which C++ registers with __cxa_atexit when it has
  * constructed them (static initialization, or a function-local static at first use, on
@@ -23,14 +23,16 @@
 
 struct ctor {
     void (*fn)(void);
+    int priority; /* init_priority: lower first, 65535 by default */
     struct ctor *next;
 };
 
-/* Written (appended) and read under `lock`; nodes live until the process ends. */
+/* Sorted by priority, then registration order. Written (inserted) and read under `lock`;
+ * nodes live until the process ends. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct ctor *ctors, **ctors_tail = &ctors;
+static struct ctor *ctors;
 
-void loom_privatize_register_ctor(void (*fn)(void))
+void loom_privatize_register_ctor(void (*fn)(void), int priority)
 {
     struct ctor *c = malloc(sizeof *c);
     if (c == NULL) {
@@ -38,10 +40,13 @@ void loom_privatize_register_ctor(void (*fn)(void))
         loom__job_abort(1);
     }
     c->fn = fn;
-    c->next = NULL;
+    c->priority = priority;
     pthread_mutex_lock(&lock);
-    *ctors_tail = c;
-    ctors_tail = &c->next;
+    struct ctor **at = &ctors;
+    while (*at && (*at)->priority <= priority)
+        at = &(*at)->next;
+    c->next = *at;
+    *at = c;
     pthread_mutex_unlock(&lock);
     /* A library loaded (dlopen) by a thread of a running rank: its objects exist in that rank
      * only (docs/privatize.md, limits). At process start (the main thread) nothing runs. */
@@ -51,17 +56,25 @@ void loom_privatize_register_ctor(void (*fn)(void))
 
 void loom__privatize_run_ctors(void)
 {
-    /* Not under the lock: a constructor may dlopen a library that registers more. The list
-     * only grows at its tail, so the walk sees every node appended before it reaches the end. */
+    /* A snapshot, run without the lock: a constructor may dlopen a library whose registration
+     * runs its functions at once for this rank (and must not be met again by this walk). */
     pthread_mutex_lock(&lock);
-    struct ctor *c = ctors;
-    pthread_mutex_unlock(&lock);
-    while (c) {
-        c->fn();
-        pthread_mutex_lock(&lock);
-        c = c->next;
+    size_t n = 0;
+    for (struct ctor *c = ctors; c; c = c->next)
+        n++;
+    void (**fns)(void) = n ? malloc(n * sizeof *fns) : NULL; /* freed below */
+    if (n && fns == NULL) {
         pthread_mutex_unlock(&lock);
+        loom__log("out of memory constructing a rank's C++ objects");
+        loom__job_abort(1);
     }
+    n = 0;
+    for (struct ctor *c = ctors; c; c = c->next)
+        fns[n++] = c->fn;
+    pthread_mutex_unlock(&lock);
+    for (size_t i = 0; i < n; i++)
+        fns[i]();
+    free(fns);
 }
 
 /* ---- destructors: one stack per rank -------------------------------------------------------- */

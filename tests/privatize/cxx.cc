@@ -65,6 +65,7 @@ int x = 3;
 int *px = &x;      /* constant-initialized in C++: the rank's x */
 int &rx = x;
 int dyn = x + 1;   /* dynamically initialized: 4 in every rank */
+int saw_early = early.value; /* 20: early (init_priority) is built before this unit's */
 Counted global_obj(1);
 Counted arr[2] = {Counted(5), Counted(6)}; /* destroyed by one function (__tcf_) */
 std::vector<int> vec(4, 7);
@@ -83,6 +84,7 @@ static void check_initial(void)
     CHECK(px == &x);
     CHECK(&rx == &x);
     CHECK_INT(dyn, 4);
+    CHECK_INT(saw_early, 20);
     CHECK_INT(ns::counter, 8);
     CHECK_INT(Holder::member, 9);
     CHECK(Holder::name == "holder");
@@ -123,7 +125,7 @@ static void write_rank(int r)
     shared_extern = 300 + r;
     other_object().value = r;
     for (Counted *c : {&global_obj, &arr[0], &arr[1], &local(), &other_object(), &inline_obj,
-                       &Tmpl<int>::object})
+                       &Tmpl<int>::object, &early})
         c->owner = r;
 }
 

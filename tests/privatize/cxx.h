@@ -29,6 +29,7 @@ extern int shared_extern;   /* defined in cxx_other.cc: per rank, one for both u
 int other_read(void);       /* shared_extern as cxx_other.cc sees it */
 int *other_address(void);   /* &shared_extern as cxx_other.cc sees it */
 Counted &other_object(void);
+extern Counted early; /* cxx_other.cc, init_priority(101) */
 
 namespace ns {
 extern int counter;
@@ -49,7 +50,7 @@ template <class T> Counted Tmpl<T>::object(13);
 inline int inline_var = 11;
 inline Counted inline_obj(12); /* guarded: once per rank although both units define it */
 
-/* Counted objects each rank constructs: global_obj, local(), arr[2] (cxx.cc), other_obj
- * (cxx_other.cc), inline_obj and Tmpl<int>::object (comdat, once). */
-enum { COUNTED_PER_RANK = 7 };
+/* Counted objects each rank constructs: global_obj, local(), arr[2] (cxx.cc), other_obj and
+ * early (cxx_other.cc), inline_obj and Tmpl<int>::object (comdat, once). */
+enum { COUNTED_PER_RANK = 8 };
 #endif

@@ -144,11 +144,16 @@ void loom_emit_registration(tree stmts, const vec<tree> &large, const vec<tree> 
     }
     if (!ctors.is_empty()) {
         tree fn_ptr = build_pointer_type(build_function_type_list(void_type_node, NULL_TREE));
-        tree type = build_function_type_list(void_type_node, fn_ptr, NULL_TREE);
+        tree type =
+            build_function_type_list(void_type_node, fn_ptr, integer_type_node, NULL_TREE);
         tree reg = build_fn_decl("loom_privatize_register_ctor", type);
-        for (tree c : ctors)
+        for (tree c : ctors) {
+            /* its init_priority (65535 by default): loom keeps the order across units */
+            tree prio = build_int_cst(integer_type_node, DECL_INIT_PRIORITY(c));
             append_to_statement_list(
-                build_call_expr(reg, 1, fold_convert(fn_ptr, build_fold_addr_expr(c))), &body);
+                build_call_expr(reg, 2, fold_convert(fn_ptr, build_fold_addr_expr(c)), prio),
+                &body);
+        }
     }
     build_function("__loom_privatize_register_unit", body, true);
 }

@@ -43,8 +43,9 @@ tree loom_split_init(tree lhs, tree init, tree *stmts);
  * creates is never used, so loom gives its pages back, and whose copy in a rank thread, when
  * its image is all zeros, loom leaves to be touched by the rank as it uses it. */
 void loom_emit_registration(tree stmts, const vec<tree> &large, const vec<tree> &ctors);
-/* ... and each function of `ctors` with loom_privatize_register_ctor: loom runs them once per
- * rank, on the rank thread, before the rank's main (and not at process start). */
+/* ... and each function of `ctors` with loom_privatize_register_ctor, with its init priority:
+ * loom runs them once per rank, on the rank thread, before the rank's main (and not at process
+ * start). */
 
 /* static_init.cc (C++): when the unit's static initialization (its `_GLOBAL__sub_I_*`
  * constructors, made by the front end at the end of parsing) constructs or stores into a

@@ -5,7 +5,8 @@
  * whether a variable's initializer is constant, and `int *p = &x;` is (an address constant),
  * so it lands in the variable's DECL_INITIAL as in C and init_split.cc splits it. What is not
  * constant (a constructor call, `int y = f();`) the front end gathers, at the end of parsing,
- * into one function per priority, `_GLOBAL__sub_I_<file>` (it calls
+ * into one function per priority, `_GLOBAL__sub_I_<file>` (`_GLOBAL__sub_I.00101_<file>` for an
+ * init_priority; it calls
  * `__static_initialization_and_destruction_0`), which the process runs as a constructor on the
  * main thread. Those statements are ordinary code: access.cc routes them to the rank's copies
  * like any other. What must change is who runs them and when: per rank, before the rank's
@@ -75,7 +76,7 @@ void loom_take_static_constructors(vec<tree> &ctors)
         tree fn = f->decl;
         if (!DECL_ARTIFICIAL(fn) || !DECL_SAVED_TREE(fn))
             continue;
-        bool sub = DECL_STATIC_CONSTRUCTOR(fn) && name_starts(fn, "_GLOBAL__sub_I_");
+        bool sub = DECL_STATIC_CONSTRUCTOR(fn) && name_starts(fn, "_GLOBAL__sub_I");
         bool body = name_starts(fn, "__static_initialization_and_destruction_");
         if (!sub && !body)
             continue;
@@ -92,13 +93,11 @@ void loom_take_static_constructors(vec<tree> &ctors)
         tree fn = f->decl;
         if (DECL_ARTIFICIAL(fn) && DECL_SAVED_TREE(fn) &&
             (name_starts(fn, "__static_initialization_and_destruction_") ||
-             name_starts(fn, "_GLOBAL__sub_I_")))
+             name_starts(fn, "_GLOBAL__sub_I")))
             walk_tree_without_duplicates(&DECL_SAVED_TREE(fn), shared_target_r, &reported);
     }
     for (tree fn : subs) {
-        if (DECL_INIT_PRIORITY(fn) != DEFAULT_INIT_PRIORITY && loom_verbose)
-            inform(DECL_SOURCE_LOCATION(fn),
-                   "loom: the %<init_priority%> of %qD is kept only within the unit", fn);
+        /* its priority stays on it: loom_emit_registration passes it to loom */
         DECL_STATIC_CONSTRUCTOR(fn) = 0;
         TREE_USED(fn) = 1;
         ctors.safe_push(fn);
