@@ -5,14 +5,13 @@
  * whether a variable's initializer is constant, and `int *p = &x;` is (an address constant),
  * so it lands in the variable's DECL_INITIAL as in C and init_split.cc splits it. What is not
  * constant (a constructor call, `int y = f();`) the front end gathers, at the end of parsing,
- * into one function per priority, `_GLOBAL__sub_I_<file>` (`_GLOBAL__sub_I.00101_<file>` for an
- * init_priority; it calls
- * `__static_initialization_and_destruction_0`), which the process runs as a constructor on the
- * main thread. Those statements are ordinary code: access.cc routes them to the rank's copies
+ * into one function per priority, `_GLOBAL__sub_I_<file>` (`_GLOBAL__sub_I.00101_<file>`
+ * for an init_priority; each calls `__static_initialization_and_destruction_0`), which the
+ * process runs as a constructor on the main thread. Those statements are ordinary code: access.cc routes them to the rank's copies
  * like any other. What must change is who runs them and when: per rank, before the rank's
  * main. So these functions are taken off the process's constructors and registered with loom
- * (loom_privatize_register_ctor), which runs them on each rank thread after the unit's address
- * initializers (C++ runs constant initialization before dynamic). The main thread runs none:
+ * (loom_privatize_register_ctor, with their priority), which runs them on each rank thread
+ * after the unit's address initializers (C++ runs constant initialization before dynamic). The main thread runs none:
  * its copies of per-rank objects stay unconstructed, and objects are constructed and destroyed
  * exactly once per rank. The destructors they register (`__cxa_atexit(dtor, &obj, ...)`) are
  * redirected to the rank's list by access.cc.
