@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "core/atomic.h"
+#include "core/privatize.h"
 #include "core/rank.h"
 #include "core/runtime.h"
 
@@ -31,6 +32,9 @@ __attribute__((visibility("default"))) void exit(int code)
     if (state >= LOOM_RANK_FINALIZED ||
         (state == LOOM_RANK_INITIALIZED && loom__load_relaxed(&r->world_model) != 1 &&
          loom__load_relaxed(&r->sessions) == 0)) {
+        /* as exit runs a process's destructors: the rank's C++ objects (any thread of the
+         * rank sees the rank's copies) */
+        loom__privatize_rank_end(r);
         loom__rank_finish(r, code);
         pthread_exit(NULL);
     }

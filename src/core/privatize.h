@@ -56,6 +56,32 @@ __attribute__((visibility("default"))) void loom_privatize_register(void (*init)
 __attribute__((visibility("default"))) void loom_privatize_large(void *addr, size_t size,
                                                                   int zero);
 
+/* Called by the code the plugin generates in a C++ unit whose static initialization
+ * (`_GLOBAL__sub_I_*`, the constructors of its global objects) touches per-rank variables:
+ * records `fn`, which loom runs once per rank, on the rank thread, before the rank's main
+ * (loom__privatize_run_ctors), by `priority` (its init_priority, 65535 by default; lower
+ * first), then in registration order; not on the calling thread at process start. On a thread
+ * of a running rank (a library loaded with dlopen) it also runs it at once, for that rank.
+ * Exported; part of the plugin's ABI. Any thread. */
+__attribute__((visibility("default"))) void loom_privatize_register_ctor(void (*fn)(void),
+                                                                          int priority);
+
+/* The plugin redirects here C++'s `__cxa_atexit(dtor, obj, dso)` when obj is a per-rank
+ * object (or dtor destroys per-rank ones): on a thread of a rank, records the destructor in the
+ * rank's list, run when the rank's main returns (loom__privatize_rank_end); elsewhere it is
+ * __cxa_atexit. Returns 0, or nonzero when it cannot record it. Exported; part of the plugin's
+ * ABI. Any thread. */
+__attribute__((visibility("default"))) int loom_privatize_atexit(void (*fn)(void *), void *obj,
+                                                                  void *dso);
+
+/* On rank r's own thread, after loom__privatize_rank_start: construct the rank's C++ objects
+ * (every registered static initialization function, oldest first). */
+void loom__privatize_run_ctors(void);
+
+/* On rank r's own thread, when its main has returned: run the destructors recorded for it,
+ * newest first, until none is left. */
+void loom__privatize_rank_end(struct loom_rank *r);
+
 /* In a thread that a thread of rank r has just created, before it runs any of the program's
  * code: make it see r's variables (loom_privatize_delta), and give back the pages of its own
  * copies of the large ones (glibc filled them when it made the thread; nothing reads them).

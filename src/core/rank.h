@@ -66,6 +66,10 @@ struct loom_rank {
      * read without it only after every thread of the job has ended (statistics, freeing). */
     pthread_mutex_t helpers_lock;
     struct loom_thread_worker *helpers;
+    /* Destructors of the rank's C++ objects (core/privatize_objects.c): a lock-free stack,
+     * pushed by any thread of the rank (release CAS), emptied by the rank thread when its
+     * main returns (acquire exchange). */
+    struct loom_priv_dtor *_Atomic priv_dtors;
 } __attribute__((aligned(64))); /* no line shared by two ranks */
 
 /* A worker for one of the threads a rank created, while it calls MPI. */

@@ -59,7 +59,12 @@ static void *rank_thread(void *p)
         loom__log("warning: cannot bind: %s", err);
     /* Privatized globals: store this rank's addresses into its own copies (core/privatize.h). */
     loom__privatize_rank_start(r);
+    /* ...and construct its C++ objects, in its copies, as a process does before main. */
+    loom__privatize_run_ctors();
     int code = user_main(r->argc, r->argv);
+    /* Its C++ objects' destructors, on this thread while the rank's copies exist (at process
+     * exit, on the main thread, they would be out of reach). */
+    loom__privatize_rank_end(r);
     loom__rank_finish(r, code);
     return NULL;
 }

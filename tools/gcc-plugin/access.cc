@@ -26,8 +26,9 @@
  * does not change while a function runs), and `&x` is invariant, so later passes share these
  * loads within a function and hoist them out of loops: in a loop the access costs what a plain
  * global's does. The memory reference is marked as not trapping and keeps the variable's alias
- * set and alignment, so the optimizers treat it as they treated the variable. Then the
- * variables become thread-local. */
+ * set and alignment, so the optimizers treat it as they treated the variable. C++ calls that
+ * register the destructor of a per-rank object with __cxa_atexit go to loom instead (below).
+ * Then the variables become thread-local. */
 #include "privatize.h"
 #include "plugin-version.h"
 #include "stringpool.h"
@@ -45,6 +46,7 @@
 #include "diagnostic-core.h"
 #include "gimplify.h"
 #include "gimple-ssa.h"
+#include "hash-set.h"
 
 /* The thread's offset to its rank's copies (see above); made once per unit. */
 static tree delta;
@@ -188,6 +190,58 @@ static void fix_operand(tree *tp, gimple_stmt_iterator *gsi, location_t loc)
     }
 }
 
+/* C++ destructors of per-rank objects. The front end registers each one with
+ * `__cxa_atexit(dtor, &obj, &__dso_handle)` when it has constructed the object (global objects
+ * in the unit's static initialization, function-local statics at first use), or, for an array
+ * of objects, `__cxa_atexit(__tcf_N, 0, ...)` with a function that destroys it. At process exit,
+ * on the main thread, the rank's copy would be out of reach (its thread, and its TLS, gone):
+ * such calls go to loom_privatize_atexit instead (src/core/privatize_objects.c), which records
+ * the destructor in the calling rank's list, run when the rank ends, on the rank thread, in
+ * reverse order; outside ranks it forwards to __cxa_atexit. */
+static tree atexit_decl;
+
+/* Artificial functions (`__tcf_*`) whose body mentions a per-rank variable; found before any
+ * body is rewritten. */
+static hash_set<tree> *destroys_per_rank;
+
+static bool body_refs_per_rank(function *fn)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fn)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+        gimple *stmt = gsi_stmt(gsi);
+        if (is_gimple_debug(stmt))
+            continue;
+        for (unsigned i = 0; i < gimple_num_ops(stmt); i++)
+            if (gimple_op(stmt, i) && loom_refs_per_rank(gimple_op(stmt, i)))
+                return true;
+    }
+    return false;
+}
+
+/* A call `__cxa_atexit(fn, obj, dso)` that registers the destructor of a per-rank object. */
+static bool destroys_rank_object(gimple *stmt)
+{
+    tree callee = gimple_call_fndecl(stmt);
+    if (!callee || gimple_call_num_args(stmt) != 3 || !DECL_NAME(callee) ||
+        strcmp(IDENTIFIER_POINTER(DECL_NAME(callee)), "__cxa_atexit") != 0)
+        return false;
+    if (loom_refs_per_rank(gimple_call_arg(stmt, 1)))
+        return true;
+    tree fn = gimple_call_arg(stmt, 0);
+    return TREE_CODE(fn) == ADDR_EXPR && destroys_per_rank &&
+           destroys_per_rank->contains(TREE_OPERAND(fn, 0));
+}
+
+static void redirect_atexit(gimple *stmt)
+{
+    if (!atexit_decl) {
+        tree callee = gimple_call_fndecl(stmt);
+        atexit_decl = build_fn_decl("loom_privatize_atexit", TREE_TYPE(callee));
+    }
+    gimple_call_set_fndecl(stmt, atexit_decl);
+}
+
 /* Route every access of the current function through the rank's copies; true if any. */
 static bool fix_function(function *fn)
 {
@@ -201,6 +255,10 @@ static bool fix_function(function *fn)
                 continue; /* describes the variable for the debugger; nothing runs */
             location_t loc = gimple_location(stmt);
             bool here = false;
+            if (is_gimple_call(stmt) && destroys_rank_object(stmt)) {
+                redirect_atexit(stmt);
+                here = true;
+            }
             for (unsigned i = 0; i < gimple_num_ops(stmt); i++) {
                 tree *op = gimple_op_ptr(stmt, i);
                 if (*op && loom_refs_per_rank(*op)) {
@@ -240,7 +298,18 @@ unsigned int access_pass::execute(function *)
     if (seen_error())
         return 0;
     delta = NULL_TREE;
+    atexit_decl = NULL_TREE;
+    hash_set<tree> destroyers;
+    destroys_per_rank = &destroyers;
     cgraph_node *node;
+    FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node)
+    {
+        function *fn = DECL_STRUCT_FUNCTION(node->decl);
+        if (fn && fn->cfg && DECL_ARTIFICIAL(node->decl) && DECL_NAME(node->decl) &&
+            strncmp(IDENTIFIER_POINTER(DECL_NAME(node->decl)), "__tcf_", 6) == 0 &&
+            body_refs_per_rank(fn))
+            destroyers.add(node->decl);
+    }
     FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node)
     {
         function *fn = DECL_STRUCT_FUNCTION(node->decl);
@@ -267,6 +336,7 @@ unsigned int access_pass::execute(function *)
         }
     }
     delta = NULL_TREE;
+    destroys_per_rank = NULL;
     return 0;
 }
 

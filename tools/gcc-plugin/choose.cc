@@ -15,7 +15,12 @@
  *    translation unit, which sees only `extern`, must come to the same decision;
  *  - extern declarations of variables that live in libraries: those declared in system
  *    headers, in headers under a `shared-dir` given to the plugin (loomcc gives loom's include
- *    folder), and well-known libc variables a program may declare by hand (optind, environ).
+ *    folder), and well-known libc variables a program may declare by hand (optind, environ);
+ *  - variables defined in system headers (the library's: libstdc++'s std::__ioinit);
+ *  - symbols starting loom_f_ (loom's Fortran bindings' sentinels, in libloom);
+ *  - constant data of the compiler: C++ vtables and typeinfo, what it declares for its run-time
+ *    library (__dso_handle), gfortran's type descriptors;
+ *  - C++ guard variables follow the variable they guard.
  * All units must agree whether a variable is per rank (a thread-local definition and a plain
  * reference do not link), so these rules look only at what every declaration shows. */
 #include "privatize.h"
@@ -99,6 +104,31 @@ static bool in_shared_dir(tree d)
     return false;
 }
 
+/* Whether `d` is const as every unit sees it. The C++ front end clears TREE_READONLY on a
+ * const variable that it initializes at run time (`const double K::k = f();`), in the unit that
+ * defines it only: the other units, which see `extern const double k;`, would keep it shared.
+ * So in C++ a variable with external linkage is const by its type; one initialized at run
+ * time is then shared, and static_init.cc says it cannot be. */
+static bool declared_const(tree d)
+{
+    if (TREE_READONLY(d))
+        return true;
+    if (!loom_cxx || !TREE_PUBLIC(d))
+        return false;
+    tree t = TREE_TYPE(d);
+    while (TREE_CODE(t) == ARRAY_TYPE)
+        t = TREE_TYPE(t);
+    return TYPE_READONLY(t);
+}
+
+/* The symbol of `d` (its C++ mangled name, a Fortran COMMON block's `blk_`...). */
+static const char *symbol_of(tree d)
+{
+    if (!DECL_NAME(d) && !DECL_ASSEMBLER_NAME_SET_P(d))
+        return "";
+    return IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(d));
+}
+
 /* Why `d` must stay shared whatever its initializer says, or NULL if it may be privatized. */
 static const char *must_stay_shared(tree d)
 {
@@ -116,6 +146,31 @@ static const char *must_stay_shared(tree d)
     if (DECL_ARTIFICIAL(d) && DECL_NAME(d) &&
         (IDENTIFIER_POINTER(DECL_NAME(d))[0] == '*' || IDENTIFIER_POINTER(DECL_NAME(d))[0] == '.'))
         return "the compiler's own data (a sanitizer's descriptors)";
+    /* loom's Fortran bindings keep their sentinels (MPI_BOTTOM, MPI_IN_PLACE...) in libloom
+     * under this prefix, in COMMON blocks and bind(C) variables, and compare addresses. */
+    if (strncmp(symbol_of(d), "loom_f_", 7) == 0)
+        return "a variable of loom's Fortran bindings (loom_f_*)";
+    /* C++: vtables, VTTs, typeinfo objects and names (_ZTV, _ZTT, _ZTI, _ZTS, _ZTC): the same
+     * constant data in every rank, in every unit. */
+    if (DECL_VIRTUAL_P(d) ||
+        (DECL_ARTIFICIAL(d) && TREE_READONLY(d) && strncmp(symbol_of(d), "_ZT", 3) == 0))
+        return "C++ run-time type data (vtable, typeinfo)";
+    /* gfortran's type descriptors (`__vtab_<module>_<type>`, the default initialization
+     * `__def_init_...`): constant data made in the module's unit and declared, artificial,
+     * in every unit that uses the type. */
+    if (DECL_ARTIFICIAL(d) && DECL_NAME(d) &&
+        (strncmp(IDENTIFIER_POINTER(DECL_NAME(d)), "__vtab_", 7) == 0 ||
+         strncmp(IDENTIFIER_POINTER(DECL_NAME(d)), "__def_init_", 11) == 0))
+        return "a Fortran type descriptor (constant data of the compiler)";
+    /* What the compiler declares for its run-time library: C++'s __dso_handle, the vtables of
+     * libstdc++'s typeinfo classes. */
+    if (DECL_EXTERNAL(d) && DECL_ARTIFICIAL(d))
+        return "declared by the compiler for its run-time library";
+    /* A variable defined in a system header is the library's (libstdc++'s std::__ioinit, a
+     * static of a library template or inline function): one for the process, as the library
+     * itself, built without loomcc, keeps its other state. */
+    if (!DECL_EXTERNAL(d) && DECL_IN_SYSTEM_HEADER(d))
+        return "defined in a system header (the library's)";
     if (DECL_EXTERNAL(d)) {
         if (DECL_IN_SYSTEM_HEADER(d))
             return "declared in a system header (a library's variable)";
@@ -128,9 +183,28 @@ static const char *must_stay_shared(tree d)
                     return "a libc variable";
         }
     }
-    if (TREE_READONLY(d) && !TREE_THIS_VOLATILE(d) && !type_has_pointer(TREE_TYPE(d)))
+    if (declared_const(d) && !TREE_THIS_VOLATILE(d) && !type_has_pointer(TREE_TYPE(d)))
         return "const without pointers";
     return NULL;
+}
+
+/* If `d` is a C++ guard variable (`_ZGV` + the rest of its variable's mangled name: a
+ * function-local static, an inline or template variable with dynamic initialization), the
+ * variable it guards, among the candidates; else NULL. */
+static tree guarded_variable(tree d, const vec<tree> &cands)
+{
+    if (!DECL_ARTIFICIAL(d) || DECL_THREAD_LOCAL_P(d))
+        return NULL_TREE;
+    const char *g = symbol_of(d);
+    if (strncmp(g, "_ZGV", 4) != 0)
+        return NULL_TREE;
+    for (tree v : cands)
+        if (v != d) {
+            const char *n = symbol_of(v);
+            if (n[0] == '_' && n[1] == 'Z' && strcmp(n + 2, g + 4) == 0)
+                return v;
+        }
+    return NULL_TREE;
 }
 
 /* A per-rank variable this large (bytes) is registered with loom (loom_privatize_large): 16
@@ -197,7 +271,12 @@ void loom_choose_per_rank(void)
     /* Decide. Internal const variables stay shared unless their initializer names a per-rank
      * variable: iterate until nothing changes. */
     auto_vec<tree> maybe; /* internal const variables with pointers, still shared */
+    auto_vec<tree> guards; /* C++ guard variables: decided with what they guard, below */
     for (tree d : ord) {
+        if (guarded_variable(d, ord)) {
+            guards.safe_push(d);
+            continue;
+        }
         const char *why = must_stay_shared(d);
         if (why) {
             if (loom_verbose)
@@ -221,6 +300,15 @@ void loom_choose_per_rank(void)
     for (tree d : maybe)
         if (d && loom_verbose)
             inform(DECL_SOURCE_LOCATION(d), "loom: %qD stays shared: const", d);
+    /* A guard is per rank with its variable, so each rank initializes its own copy once (and
+     * a shared variable once for all). Every unit that has the variable has its guard. */
+    for (tree g : guards) {
+        tree v = guarded_variable(g, ord);
+        if (loom_is_per_rank(v))
+            loom_mark_per_rank(g);
+        else if (loom_verbose)
+            inform(DECL_SOURCE_LOCATION(g), "loom: %qD stays shared: guards %qD, shared", g, v);
+    }
 
     /* A shared variable cannot hold the address of a per-rank one. */
     for (tree d : ord) {
@@ -253,14 +341,17 @@ void loom_choose_per_rank(void)
     }
     /* Variables of this unit that span whole pages: their copies in the threads a rank
      * creates are never used (every access goes to the rank's), and loom gives them back. */
+    /* C++: the unit's static initialization, which constructs its objects, runs per rank. */
+    auto_vec<tree> ctors;
+    loom_take_static_constructors(ctors);
     auto_vec<tree> large;
     for (tree d : ord)
         if (loom_is_per_rank(d) && TREE_STATIC(d) && DECL_SIZE_UNIT(d) &&
             tree_fits_uhwi_p(DECL_SIZE_UNIT(d)) &&
             tree_to_uhwi(DECL_SIZE_UNIT(d)) >= large_bytes)
             large.safe_push(d);
-    if ((any || !large.is_empty()) && !seen_error())
-        loom_emit_registration(any ? stmts : NULL_TREE, large);
+    if ((any || !large.is_empty() || !ctors.is_empty()) && !seen_error())
+        loom_emit_registration(any ? stmts : NULL_TREE, large, ctors);
     candidates = NULL;
     order = NULL;
 }

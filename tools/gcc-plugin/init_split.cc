@@ -113,9 +113,10 @@ static tree build_function(const char *name, tree body, bool constructor)
     return fn;
 }
 
-/* `init` runs on every rank; a constructor hands it to loom_privatize_register(), and the
- * large variables to loom_privatize_large(). */
-void loom_emit_registration(tree stmts, const vec<tree> &large)
+/* `init` runs on every rank; a constructor hands it to loom_privatize_register(), the large
+ * variables to loom_privatize_large() and C++'s static initialization functions, taken off the
+ * process's constructors, to loom_privatize_register_ctor(). */
+void loom_emit_registration(tree stmts, const vec<tree> &large, const vec<tree> &ctors)
 {
     tree body = alloc_stmt_list();
     if (stmts) {
@@ -138,6 +139,19 @@ void loom_emit_registration(tree stmts, const vec<tree> &large)
             int zero = !init || init == error_mark_node || initializer_zerop(init);
             append_to_statement_list(
                 build_call_expr(fn, 3, addr, size, build_int_cst(integer_type_node, zero)),
+                &body);
+        }
+    }
+    if (!ctors.is_empty()) {
+        tree fn_ptr = build_pointer_type(build_function_type_list(void_type_node, NULL_TREE));
+        tree type =
+            build_function_type_list(void_type_node, fn_ptr, integer_type_node, NULL_TREE);
+        tree reg = build_fn_decl("loom_privatize_register_ctor", type);
+        for (tree c : ctors) {
+            /* its init_priority (65535 by default): loom keeps the order across units */
+            tree prio = build_int_cst(integer_type_node, DECL_INIT_PRIORITY(c));
+            append_to_statement_list(
+                build_call_expr(reg, 2, fold_convert(fn_ptr, build_fold_addr_expr(c)), prio),
                 &body);
         }
     }

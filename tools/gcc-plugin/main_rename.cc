@@ -13,11 +13,12 @@
 #include "plugin-version.h"
 #include "stringpool.h"
 #include "cgraph.h"
+#include "rtl.h"
 #include "c-family/c-common.h"
 #include "c-family/c-pragma.h"
 
-/* The C front end's preprocessor. Weak: the plugin is also loaded into compilers that have
- * none (lto1 at link-time optimization, cc1plus), where it does not rename main. */
+/* The C and C++ front ends' preprocessor. Weak: the plugin is also loaded into compilers that
+ * have none (lto1 at link-time optimization, f951). */
 extern cpp_reader *parse_in __attribute__((weak));
 extern int cpp_defined(cpp_reader *, const unsigned char *, int) __attribute__((weak));
 extern cpp_hashnode *cpp_lookup(cpp_reader *, const unsigned char *, unsigned int)
@@ -60,15 +61,21 @@ void loom_note_object_size_checks(void)
 
 void loom_rename_main(void)
 {
-    if (!&parse_in || !cpp_defined || defined_macro("LOOM_NO_MAIN_RENAME"))
+    /* Fortran: gfortran makes `main` (it calls _gfortran_set_args, _gfortran_set_options,
+     * then the main program, MAIN__) in the unit of the main program; f951 has no
+     * preprocessor state to ask, and no macro can keep it. */
+    if (!loom_fortran && (!&parse_in || !cpp_defined || defined_macro("LOOM_NO_MAIN_RENAME")))
         return;
     cgraph_node *f;
     FOR_EACH_FUNCTION(f)
     {
         tree d = f->decl;
-        if (DECL_NAME(d) && MAIN_NAME_P(DECL_NAME(d)) && TREE_PUBLIC(d) &&
-            DECL_FILE_SCOPE_P(d) && f->definition) {
+        if (DECL_NAME(d) && strcmp(IDENTIFIER_POINTER(DECL_NAME(d)), "main") == 0 &&
+            TREE_PUBLIC(d) && (!DECL_CONTEXT(d) || DECL_FILE_SCOPE_P(d)) && f->definition) {
             symtab->change_decl_assembler_name(d, get_identifier("loom_user_main"));
+            /* gfortran has made main's RTL (its symbol) already; nothing refers to it yet */
+            if (DECL_RTL_SET_P(d))
+                SET_DECL_RTL(d, NULL_RTX);
             return;
         }
     }

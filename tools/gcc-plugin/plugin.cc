@@ -1,8 +1,8 @@
 /* tools/gcc-plugin/plugin.cc — the GCC plugin behind `loomcc -fprivatize` (the default): every
- * variable with static storage duration that a C translation unit defines or uses gets one
+ * variable with static storage duration that a translation unit defines or uses gets one
  * copy per rank, shared by all the threads of that rank, and the program's main becomes the
- * rank's main whatever file defines it. privatize.h says how the parts fit; docs/privatize.md
- * has the design and its limits.
+ * rank's main whatever file defines it. C, C++ (cc1plus) and Fortran (f951) units alike.
+ * privatize.h says how the parts fit; docs/privatize.md has the design and its limits.
  *
  * Plugin arguments (-fplugin-arg-loom_privatize-KEY[=VALUE]):
  *   shared-dir=DIR  extern declarations in headers under DIR stay shared (repeatable)
@@ -18,6 +18,8 @@ int plugin_is_GPL_compatible;
 
 std::vector<std::string> loom_shared_dirs;
 bool loom_verbose;
+bool loom_fortran;
+bool loom_cxx;
 static void (*original_parse_file)(void);
 
 /* ---- the loom_shared attribute ----------------------------------------------------- */
@@ -43,9 +45,10 @@ static void register_attributes(void *, void *)
 
 /* ---- step 1 at the end of parsing ------------------------------------------------------ */
 
-/* The C front end checks, while it parses, that static initializers are constant, so nothing
- * may change while the file is parsed; functions are gimplified only after the whole file is
- * parsed (cgraph's analysis), so the wrapped parse_file hook is the moment when every
+/* The C and C++ front ends check, while they parse, that static initializers are constant (C++
+ * moves the others into its static initialization functions), so nothing may change while the
+ * file is parsed; functions are gimplified only after the whole file is parsed (cgraph's
+ * analysis), in all three front ends, so the wrapped parse_file hook is the moment when every
  * declaration is known and no body has been lowered yet. */
 static void parse_file_then_choose(void)
 {
@@ -82,17 +85,20 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
         }
     }
     register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, NULL);
-    /* C only: C++ emits its own initialization code while it parses, so the unit cannot be
-     * rewritten between parsing and lowering the way this plugin does it. */
-    const char *lang = lang_hooks.name; /* "GNU C17", "GNU C++17", ... */
+    /* C, C++ and Fortran: each front end hands the whole unit to cgraph when parse_file
+     * returns, before any body is gimplified (C++ has then also made its static
+     * initialization functions, static_init.cc). */
+    const char *lang = lang_hooks.name; /* "GNU C17", "GNU C++17", "GNU Fortran", ... */
     if (strcmp(lang, "GNU GIMPLE") == 0)
         return 0; /* link-time optimization: the units were privatized when compiled */
-    if (strncmp(lang, "GNU C", 5) != 0 || lang[5] == '+') {
-        warning(0, "loom: global variables are privatized in C only; in this %s unit they "
-                   "stay shared by all ranks",
-                lang_hooks.name);
+    if (strncmp(lang, "GNU C", 5) != 0 && strcmp(lang, "GNU Fortran") != 0) {
+        warning(0, "loom: global variables are privatized in C, C++ and Fortran; in this %s "
+                   "unit they stay shared by all ranks",
+                lang);
         return 0;
     }
+    loom_fortran = strcmp(lang, "GNU Fortran") == 0;
+    loom_cxx = strncmp(lang, "GNU C++", 7) == 0;
     original_parse_file = lang_hooks.parse_file;
     lang_hooks.parse_file = parse_file_then_choose;
     loom_register_access_pass(info->base_name);

@@ -1,7 +1,7 @@
 /* tools/gcc-plugin/privatize.h — what the parts of loom's GCC plugin share (docs/privatize.md
  * has the design).
  *
- * The plugin works in two steps on each C translation unit:
+ * The plugin works in two steps on each C, C++ or Fortran translation unit:
  *  1. at the end of parsing (choose.cc): decide which variables with static storage duration
  *     are per rank, mark them, and move the parts of their initializers that hold per-rank
  *     addresses into an init function that loom runs on each rank (init_split.cc); rename the
@@ -21,6 +21,8 @@
 /* Plugin arguments (plugin.cc). */
 extern std::vector<std::string> loom_shared_dirs; /* extern declarations here stay shared */
 extern bool loom_verbose;                        /* one note per variable */
+extern bool loom_fortran;                        /* the unit is Fortran (f951) */
+extern bool loom_cxx;                            /* the unit is C++ (cc1plus) */
 
 /* The mark of a per-rank variable (an attribute whose name no user can write). */
 bool loom_is_per_rank(const_tree t);
@@ -40,7 +42,17 @@ tree loom_split_init(tree lhs, tree init, tree *stmts);
  * large enough to span whole pages: loom_privatize_large), whose copy in a thread that a rank
  * creates is never used, so loom gives its pages back, and whose copy in a rank thread, when
  * its image is all zeros, loom leaves to be touched by the rank as it uses it. */
-void loom_emit_registration(tree stmts, const vec<tree> &large);
+void loom_emit_registration(tree stmts, const vec<tree> &large, const vec<tree> &ctors);
+/* ... and each function of `ctors` with loom_privatize_register_ctor, with its init priority:
+ * loom runs them once per rank, on the rank thread, before the rank's main (and not at process
+ * start). */
+
+/* static_init.cc (C++): when the unit's static initialization (its `_GLOBAL__sub_I_*`
+ * constructors, made by the front end at the end of parsing) constructs or stores into a
+ * per-rank variable, take those functions off the process's constructors and append them to
+ * `ctors`, for loom_emit_registration. Errors name a shared variable they would initialize
+ * once per rank. After the variables are marked. */
+void loom_take_static_constructors(vec<tree> &ctors);
 
 /* main_rename.cc: give the unit's `main`, if it defines one and the unit did not define
  * LOOM_NO_MAIN_RENAME, the symbol loom_user_main. End of parsing. */
