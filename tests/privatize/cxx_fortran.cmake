@@ -133,6 +133,7 @@ else()
   loom_priv_link(priv_fortran COMPILER ${priv_fc}
                  OBJECTS fortran.o fortran_mod.o fortran_shim.o)
   loom_priv_test(fortran priv_fortran NP 1 2 4 EXPECT_STDOUT "each read their own values")
+  loom_fortran_runtime(privatize_fortran.np1 privatize_fortran.np2 privatize_fortran.np4)
   add_test(NAME privatize_loom_f_shared_fortran
            COMMAND sh ${LOOM_EXPECT} 0 ""
                    "loom_f_x.* stays shared: a variable of loom.s Fortran bindings"
