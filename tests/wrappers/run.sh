@@ -100,9 +100,15 @@ flags)
     has "$w -show" "$out" "cc $inc " " -o 'my prog' a.c " " -lloom-main -lloom -lpthread" "-Wl,-rpath,"
     case $out in "cc "*) ;; *) fail "$w -show printed '$out', expected it to start with 'cc '" ;; esac
   done
-  out=$("$bin/mpicc" -compile_info)
-  has "mpicc -compile_info" "$out" "cc $inc"
-  hasnt "mpicc -compile_info" "$out" -lloom
+  # -compile_info and -link_info of each C and C++ name: its compiler, -I, the libraries.
+  for w in mpicc:cc mpicxx:c++ mpic++:c++; do
+    out=$("$bin/${w%%:*}" -compile_info)
+    case $out in "${w#*:} $inc"*) ;; *) fail "${w%%:*} -compile_info printed '$out', expected '${w#*:} $inc...'" ;; esac
+    hasnt "${w%%:*} -compile_info" "$out" -lloom -L
+    out=$("$bin/${w%%:*}" -link_info)
+    case $out in "${w#*:} $inc"*) ;; *) fail "${w%%:*} -link_info printed '$out', expected '${w#*:} $inc...'" ;; esac
+    has "${w%%:*} -link_info" "$out" " -L" "-lloom-main -lloom -lpthread"
+  done
   out=$("$bin/mpicc" -compile-info -O2 x.c)
   has "mpicc -compile-info -O2 x.c" "$out" " -O2 x.c"
   hasnt "mpicc -compile-info -O2 x.c" "$out" -lloom
