@@ -374,6 +374,7 @@ findmpi)
   set -- -S "$src/findmpi" -B "$proj" -G "$LOOMWR_GENERATOR" -DCMAKE_C_COMPILER="$LOOMWR_CC" \
     -DCMAKE_CXX_COMPILER=c++ -DLOOMWR_LANGS="$langs"
   [ -z "$LOOMWR_MAKE" ] || set -- "$@" -DCMAKE_MAKE_PROGRAM="$LOOMWR_MAKE"
+  [ -n "${LOOMWR_PLUGIN:-}" ] || set -- "$@" -DCMAKE_C_FLAGS=-DLOOMWR_NO_PLUGIN
   # loom's wrappers first in PATH, as a user who installed loom has them.
   PATH=$bin:$PATH
   export PATH
