@@ -1,8 +1,10 @@
 #!/bin/sh
 # scripts/setup.sh — make this machine ready to build loom and build it in build/:
 #   1. install the Debian packages it needs that are missing (a fresh Debian 12 has none):
-#      build-essential cmake ninja-build pkg-config libhwloc-dev hwloc, and gcc-12-plugin-dev
-#      (GCC 12's plugin headers: loomcc's plugin that privatizes globals, docs/privatize.md)
+#      build-essential cmake ninja-build pkg-config libhwloc-dev hwloc, gcc-12-plugin-dev
+#      (GCC 12's plugin headers: loomcc's plugin that privatizes globals, docs/privatize.md),
+#      g++ and gfortran (the mpicxx and mpifort wrappers' compilers, docs/wrappers.md), and
+#      autoconf and automake (the test that builds an autotools project with mpicc)
 #   2. configure build/ (RelWithDebInfo, warnings as errors) unless it is configured already
 #   3. build everything (library, tools, example, tests)
 # Run from anywhere, as often as you like: each step does only what is missing. As root it
@@ -21,6 +23,7 @@ run() {
 
 # 1. Debian packages.
 packages="build-essential cmake ninja-build pkg-config libhwloc-dev hwloc gcc-12-plugin-dev"
+packages="$packages g++ gfortran autoconf automake"
 missing=
 if command -v dpkg >/dev/null 2>&1; then
   for p in $packages; do
@@ -66,4 +69,5 @@ fi
 # 3. Build (ninja rebuilds only what changed).
 say "building"
 run cmake --build build
-say "built: build/bin/loomcc, build/bin/loomrun, build/bin/loom-info, build/examples/hello/hello"
+say "built: build/bin/loomcc (also mpicc, mpicxx, mpifort), build/bin/loomrun (also mpiexec),"
+say "build/bin/loom-info, build/examples/hello/hello"

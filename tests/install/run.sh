@@ -6,7 +6,8 @@
 #   loomcc_hello      it builds examples/hello/hello.c; loomrun -n 4 runs it (4 ranks report)
 #   prefix            cmake --install into $LOOMPKG_WORK/prefix; every promised file is there
 #   cmake_downstream  tests/install/downstream configures with find_package(loom), builds, and
-#                     its programs run with the installed loomrun and 3 ranks
+#                     its programs run with the installed loomrun and 3 ranks (with the plugin,
+#                     one built with loom::privatize has per-rank globals)
 #   pkgconfig         a program built with `pkg-config --cflags --libs loom` runs
 #   readme_config     README.md's configuration table has a row for every LOOM_* variable
 # Prints what it runs; on failure says what it got and what it expected; exits nonzero.
@@ -82,10 +83,12 @@ prefix)
   run "$LOOMPKG_CMAKE" --install "$LOOMPKG_BUILD" --prefix "$prefix" >"$work/install.log" ||
     { cat "$work/install.log"; fail "cmake --install failed"; }
   lib=$prefix/$LOOMPKG_LIBDIR
-  for f in include/mpi.h include/mpi_proto.h bin/loomcc bin/loomrun bin/loom-info; do
+  for f in include/mpi.h include/mpi_proto.h bin/loomcc bin/loomrun bin/loom-info bin/mpicc \
+    bin/mpicxx bin/mpic++ bin/mpifort bin/mpif90 bin/mpif77 bin/mpiexec bin/mpirun; do
     [ -f "$prefix/$f" ] || fail "$prefix/$f is missing after install"
   done
-  for f in libloom.so libloom.a libloom-main.a pkgconfig/loom.pc cmake/loom/loomConfig.cmake \
+  for f in libloom.so libloom.a libloom-main.a pkgconfig/loom.pc pkgconfig/loom-cxx.pc \
+    cmake/loom/loomConfig.cmake \
     cmake/loom/loomConfigVersion.cmake cmake/loom/loomTargets.cmake; do
     [ -e "$lib/$f" ] || fail "$lib/$f is missing after install"
   done
@@ -111,7 +114,9 @@ cmake_downstream)
   # The package told the project where loomrun is (LOOM_RUN and loom::loomrun).
   got=$(cat "$ds/loom_run.txt")
   [ "$got" = "$prefix/bin/loomrun" ] || fail "LOOM_RUN is '$got', expected '$prefix/bin/loomrun'"
-  for app in app app_static app_own_main; do
+  apps="app app_static app_own_main"
+  [ -x "$ds/app_priv" ] && apps="$apps app_priv"
+  for app in $apps; do
     run "$prefix/bin/loomrun" -n 3 "$ds/$app" 3 >"$ds/$app.out" || fail "$app exited with status $?, expected 0"
     cat "$ds/$app.out"
     expect_ranks "$ds/$app.out" 3 downstream
