@@ -333,9 +333,8 @@ strict)
   need_cxx
   run env MPICH_CC="$cc_san" "$bin/mpicc" -std=c11 -Wall -Wextra -Werror -pedantic -o strict_c \
     "$src/strict.c"
-  # The privatization plugin warns on C++ units until it handles them: -fno-privatize here
-  # keeps -Werror about mpi.h alone (the program has no globals).
-  run env MPICH_CXX="c++${san:+ $san}" "$bin/mpicxx" -fno-privatize -std=c++17 -Wall -Wextra \
+  # With the privatization plugin (the default): neither mpi.h nor the plugin may warn.
+  run env MPICH_CXX="c++${san:+ $san}" "$bin/mpicxx" -std=c++17 -Wall -Wextra \
     -Werror -pedantic -o strict_cxx "$src/strict.cpp"
   run "$bin/mpiexec" -n 3 ./strict_c >out.txt || fail "strict_c exited with status $?"
   expect_ranks out.txt 3 "strict c"
@@ -428,7 +427,7 @@ installed)
   has "installed mpicxx -showme:link" "$out" "$(q "-L$lib")" "-lloom-main -lloom -lpthread"
   # A C++ program built and run from the installed tree.
   need_cxx
-  run env MPICH_CXX="c++${san:+ $san}" "$prefix/bin/mpicxx" -fno-privatize -o strict_cxx \
+  run env MPICH_CXX="c++${san:+ $san}" "$prefix/bin/mpicxx" -Werror -o strict_cxx \
     "$src/strict.cpp"
   run "$prefix/bin/mpirun" -np 2 ./strict_cxx >out.txt || fail "strict_cxx exited with status $?"
   expect_ranks out.txt 2 "strict c++"
