@@ -16,7 +16,11 @@ struct loom_op {
     int kind;                    /* which predefined operation (op.c's enum), -1 for user ops */
     int commutative;
     MPI_User_function *user_fn;  /* user operations (MPI_Op_create) */
-    MPI_User_function_c *user_fn_c; /* or (MPI_Op_create_c): one of the two is set */
+    MPI_User_function_c *user_fn_c; /* or (MPI_Op_create_c) */
+    /* or a Fortran procedure (api/fortran_callbacks.h): every argument by reference, the
+     * datatype as its Fortran handle. Exactly one of the four is set for a user op. */
+    void (*fortran_fn)(void *in, void *inout, MPI_Fint *len, MPI_Fint *datatype);
+    void (*fortran_fn_c)(void *in, void *inout, MPI_Count *len, MPI_Fint *datatype);
     const char *name;            /* "MPI_SUM", ..., "user operation" */
 };
 
@@ -74,13 +78,19 @@ int loom__op_create(MPI_User_function *user_fn, int commutative, struct loom_op 
 /* The same with a big-count function (MPI_Op_create_c): called once with the whole length,
  * an MPI_Count. */
 int loom__op_create_c(MPI_User_function_c *user_fn_c, int commutative, struct loom_op **out);
+/* The same with a Fortran procedure (one of f, f_c; the other NULL): loom__op_apply passes it
+ * the datatype's Fortran handle, an int length in pieces as for loom__op_create (f) or the
+ * whole MPI_Count length (f_c). */
+int loom__op_create_fortran(void (*f)(void *, void *, MPI_Fint *, MPI_Fint *),
+                            void (*f_c)(void *, void *, MPI_Count *, MPI_Fint *),
+                            int commutative, struct loom_op **out);
 /* MPI_Op_free of a user operation: marks the handle freed (later checks of it fail) and drops
  * the user's reference; collectives in flight keep the object until they release it. */
 void loom__op_free(struct loom_op *op);
 
 /* The loop of one predefined operation on n consecutive elements of one predefined type:
  * inout[i] = in[i] op inout[i]. Basic types ignore stride and boff. For the pair types of
- * MINLOC/MAXLOC, element i lies at i * stride bytes and its int index at boff bytes inside it
+ * MINLOC/MAXLOC, element i lies at i * stride bytes and its index at boff bytes inside it
  * (loads and stores go through memcpy, so pairs may be unaligned). in and inout do not
  * partially overlap (they may be equal). */
 typedef void loom_op_kernel(const void *in, void *inout, size_t n, size_t stride, size_t boff);
@@ -89,7 +99,9 @@ typedef void loom_op_kernel(const void *in, void *inout, size_t n, size_t stride
 struct loom_op_elem {
     const struct loom_datatype *type; /* MPI_INT, ..., MPI_DOUBLE_INT */
     int pair;                         /* 1 for the MINLOC/MAXLOC pair types */
-    size_t boff;                      /* pairs: offset of the int in memory (C struct) */
+    size_t boff;                      /* pairs: offset of the index in memory (C struct) */
+    size_t isize;                     /* pairs: bytes of the index (an int, or for the
+                                         Fortran pairs a value of the pair's type) */
     loom_op_kernel *kernel[LOOM_OP_MINLOC + 2]; /* by kind, MAX..MAXLOC; NULL: not defined */
 };
 
