@@ -18,37 +18,7 @@ work=$LOOMPKG_WORK
 prefix=$work/prefix
 san=${LOOMPKG_SANFLAGS:-}
 mkdir -p "$work"
-
-# An argument as loomcc -show prints it: bare when safe, else single-quoted (a build or
-# install folder may have a space in its path).
-q() {
-  case $1 in
-    '' | *[!A-Za-z0-9_./=:,+@%^-]*) printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ;;
-    *) printf '%s' "$1" ;;
-  esac
-}
-
-fail() {
-  echo "FAIL ($step): $*" >&2
-  exit 1
-}
-run() {
-  echo "+ $*"
-  "$@"
-}
-# expect_ranks FILE N WORD: FILE holds exactly one line "WORD r of N" for each r < N.
-expect_ranks() {
-  r=0
-  while [ "$r" -lt "$2" ]; do
-    got=$(grep -c "^$3 $r of $2\b" "$1" || true)
-    [ "$got" = 1 ] || fail "expected one line '$3 $r of $2' in the output, got $got:
-$(cat "$1")"
-    r=$((r + 1))
-  done
-  got=$(grep -c "^$3 " "$1" || true)
-  [ "$got" = "$2" ] || fail "expected $2 lines '$3 ...', got $got:
-$(cat "$1")"
-}
+. "$LOOMPKG_SRC/tests/support/script_lib.sh" # q, fail, skip, run, expect_ranks
 
 case $step in
 loomcc_flags)

@@ -37,26 +37,8 @@ cd "$work"
 # Nothing from the caller's environment picks another compiler or MPI.
 unset MPICH_CC MPICH_CXX MPICH_FC MPICH_F90 MPICH_F77 LOOMCC_CC LOOMCC_CXX LOOMCC_FC \
   LOOM_WRAPPER_ACTIVE MPI_HOME MPI_ROOT LOOM_NP 2>/dev/null || true
+. "$LOOMWR_SRC/tests/support/script_lib.sh" # q, fail, skip, run, expect_ranks
 
-# An argument as the wrappers print it: bare when safe, else single-quoted.
-q() {
-  case $1 in
-    '' | *[!A-Za-z0-9_./=:,+@%^-]*) printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ;;
-    *) printf '%s' "$1" ;;
-  esac
-}
-fail() {
-  echo "FAIL ($step): $*" >&2
-  exit 1
-}
-skip() {
-  echo "SKIPPED ($step): $*"
-  exit 77
-}
-run() {
-  echo "+ $*" >&2
-  "$@"
-}
 # has WHAT TEXT WANT...: TEXT contains every WANT.
 has() {
   what=$1 text=$2
@@ -79,19 +61,6 @@ starts() {
     "$3"*) ;;
     *) fail "$1 printed '$2', expected it to start with '$3'" ;;
   esac
-}
-# expect_ranks FILE N WORD: FILE holds exactly one line "WORD r of N" for each r < N.
-expect_ranks() {
-  r=0
-  while [ "$r" -lt "$2" ]; do
-    got=$(grep -c "^$3 $r of $2\$" "$1" || true)
-    [ "$got" = 1 ] || fail "expected one line '$3 $r of $2' in the output, got $got:
-$(cat "$1")"
-    r=$((r + 1))
-  done
-  got=$(grep -c "^$3 [0-9]* of " "$1" || true)
-  [ "$got" = "$2" ] || fail "expected $2 lines '$3 ...', got $got:
-$(cat "$1")"
 }
 # The C compiler loom was built with, with its sanitizer: what the programs here are built by.
 cc_san="$LOOMWR_CC${san:+ $san}"
