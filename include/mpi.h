@@ -219,7 +219,38 @@ typedef struct MPI_Status {
     X(MPI_LONG_INT, loom_mpi_long_int)                                                         \
     X(MPI_2INT, loom_mpi_2int)                                                                 \
     X(MPI_SHORT_INT, loom_mpi_short_int)                                                       \
-    X(MPI_LONG_DOUBLE_INT, loom_mpi_long_double_int)
+    X(MPI_LONG_DOUBLE_INT, loom_mpi_long_double_int)                                         \
+    LOOM_FOREACH_FORTRAN_TYPE(X)
+
+/* X(standard name, loom object symbol): the Fortran named types, usable from C (MPI 4.1
+ * section 19.3.6) as gfortran lays them out on the machine: INTEGER, REAL and LOGICAL of 4
+ * bytes (MPI_Fint), DOUBLE PRECISION 8, CHARACTER 1, COMPLEX two REALs, DOUBLE COMPLEX two
+ * DOUBLE PRECISIONs; a LOGICAL is 1 for .TRUE. and 0 for .FALSE. The sized ones are the
+ * kinds gfortran has: INTEGER(16) is a 128-bit integer, REAL(16) IEEE quad precision (not
+ * the x87 long double, which is REAL(10)); gfortran has no REAL(2), so MPI_REAL2 and
+ * MPI_COMPLEX4 are MPI_DATATYPE_NULL, as the standard allows (docs/datatypes.md). */
+#define LOOM_FOREACH_FORTRAN_TYPE(X)                                                           \
+    X(MPI_INTEGER, loom_mpi_integer)                                                           \
+    X(MPI_REAL, loom_mpi_real)                                                                 \
+    X(MPI_DOUBLE_PRECISION, loom_mpi_double_precision)                                         \
+    X(MPI_COMPLEX, loom_mpi_complex)                                                           \
+    X(MPI_DOUBLE_COMPLEX, loom_mpi_double_complex)                                             \
+    X(MPI_LOGICAL, loom_mpi_logical)                                                           \
+    X(MPI_CHARACTER, loom_mpi_character)                                                       \
+    X(MPI_2REAL, loom_mpi_2real)                                                               \
+    X(MPI_2DOUBLE_PRECISION, loom_mpi_2double_precision)                                       \
+    X(MPI_2INTEGER, loom_mpi_2integer)                                                         \
+    X(MPI_INTEGER1, loom_mpi_integer1)                                                         \
+    X(MPI_INTEGER2, loom_mpi_integer2)                                                         \
+    X(MPI_INTEGER4, loom_mpi_integer4)                                                         \
+    X(MPI_INTEGER8, loom_mpi_integer8)                                                         \
+    X(MPI_INTEGER16, loom_mpi_integer16)                                                       \
+    X(MPI_REAL4, loom_mpi_real4)                                                               \
+    X(MPI_REAL8, loom_mpi_real8)                                                               \
+    X(MPI_REAL16, loom_mpi_real16)                                                             \
+    X(MPI_COMPLEX8, loom_mpi_complex8)                                                         \
+    X(MPI_COMPLEX16, loom_mpi_complex16)                                                       \
+    X(MPI_COMPLEX32, loom_mpi_complex32)
 
 #define LOOM_DECLARE_TYPE(name, sym) extern LOOM_API struct loom_datatype sym;
 LOOM_FOREACH_PREDEFINED_TYPE(LOOM_DECLARE_TYPE)
@@ -266,6 +297,30 @@ LOOM_FOREACH_PREDEFINED_TYPE(LOOM_DECLARE_TYPE)
 #define MPI_2INT ((MPI_Datatype)&loom_mpi_2int)
 #define MPI_SHORT_INT ((MPI_Datatype)&loom_mpi_short_int)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)&loom_mpi_long_double_int)
+#define MPI_INTEGER ((MPI_Datatype)&loom_mpi_integer)
+#define MPI_REAL ((MPI_Datatype)&loom_mpi_real)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)&loom_mpi_double_precision)
+#define MPI_COMPLEX ((MPI_Datatype)&loom_mpi_complex)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)&loom_mpi_double_complex)
+#define MPI_LOGICAL ((MPI_Datatype)&loom_mpi_logical)
+#define MPI_CHARACTER ((MPI_Datatype)&loom_mpi_character)
+#define MPI_2REAL ((MPI_Datatype)&loom_mpi_2real)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)&loom_mpi_2double_precision)
+#define MPI_2INTEGER ((MPI_Datatype)&loom_mpi_2integer)
+#define MPI_INTEGER1 ((MPI_Datatype)&loom_mpi_integer1)
+#define MPI_INTEGER2 ((MPI_Datatype)&loom_mpi_integer2)
+#define MPI_INTEGER4 ((MPI_Datatype)&loom_mpi_integer4)
+#define MPI_INTEGER8 ((MPI_Datatype)&loom_mpi_integer8)
+#define MPI_INTEGER16 ((MPI_Datatype)&loom_mpi_integer16)
+#define MPI_REAL4 ((MPI_Datatype)&loom_mpi_real4)
+#define MPI_REAL8 ((MPI_Datatype)&loom_mpi_real8)
+#define MPI_REAL16 ((MPI_Datatype)&loom_mpi_real16)
+#define MPI_COMPLEX8 ((MPI_Datatype)&loom_mpi_complex8)
+#define MPI_COMPLEX16 ((MPI_Datatype)&loom_mpi_complex16)
+#define MPI_COMPLEX32 ((MPI_Datatype)&loom_mpi_complex32)
+/* gfortran has no REAL(2): the optional types it would need are null (MPI 4.1 19.3.6) */
+#define MPI_REAL2 MPI_DATATYPE_NULL
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
 
 /* Type classes of MPI_Type_get_envelope (combiners), with MPICH's values (the others are in
  * the datatype block below). */

@@ -6,6 +6,9 @@
  * and converting the integer back gives the handle. The index is given back, for reuse, only
  * when the object's memory is (quarantine.c, the request pool), so a Fortran handle of a freed
  * object still names the freed object (its use is an error) until then.
+ * Predefined objects are the exception: each has the fixed index core/fhandle_fixed.h gives
+ * it, in the table from load (a static array), so their integers are compile-time constants
+ * for Fortran; indices given at run time are above LOOM_FHANDLE_FIXED_LAST.
  * Any thread may call these: the table grows under one lock (conversions only, never a message
  * path); entries are read without it. */
 #ifndef LOOM_CORE_FHANDLE_H

@@ -41,6 +41,13 @@ enum loom_dt_kind { LOOM_DT_BASIC = 0, LOOM_DT_VECTOR, LOOM_DT_BLOCKS };
 
 struct loom_attr_list;
 
+/* The C types of gfortran's INTEGER(16), REAL(16) and COMPLEX(16) (MPI_INTEGER16, MPI_REAL16,
+ * MPI_COMPLEX32): a 128-bit integer and IEEE quad precision, whose arithmetic GCC and Clang
+ * do in software (libgcc). */
+__extension__ typedef __int128 loom_int128;
+__extension__ typedef _Float128 loom_real16;
+__extension__ typedef _Complex _Float128 loom_complex32;
+
 /* How a type was built, for MPI_Type_get_envelope / get_contents (and their _c forms): the
  * constructor and its arguments as the user gave them (the layout above is normalized and
  * cannot give them back). A type made by a big-count constructor (MPI_Type_xxx_c) keeps its

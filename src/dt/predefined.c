@@ -5,7 +5,8 @@
  * of the C struct the standard names (struct { float; int; } ...): size is the sum of the
  * members, extent the sizeof of the struct, and they are not contiguous when padded. Their
  * layout lists both members so that MPI_Get_elements counts two basic elements each.
- * Predefined types are never counted nor freed; their names are "MPI_INT" etc. */
+ * Predefined types are never counted nor freed; their names are "MPI_INT" etc. The Fortran
+ * types are gfortran's layouts (mpi.h LOOM_FOREACH_FORTRAN_TYPE, docs/datatypes.md). */
 #include <stddef.h>
 #include <wchar.h>
 #include "dt/dt.h"
@@ -52,6 +53,26 @@ BASIC(loom_mpi_c_long_double_complex, "MPI_C_LONG_DOUBLE_COMPLEX", long double _
 BASIC(loom_mpi_byte, "MPI_BYTE", unsigned char)
 BASIC(loom_mpi_packed, "MPI_PACKED", unsigned char)
 
+/* The Fortran types, as gfortran lays them out (mpi.h LOOM_FOREACH_FORTRAN_TYPE). */
+BASIC(loom_mpi_integer, "MPI_INTEGER", MPI_Fint)
+BASIC(loom_mpi_real, "MPI_REAL", float)
+BASIC(loom_mpi_double_precision, "MPI_DOUBLE_PRECISION", double)
+BASIC(loom_mpi_complex, "MPI_COMPLEX", float _Complex)
+BASIC(loom_mpi_double_complex, "MPI_DOUBLE_COMPLEX", double _Complex)
+BASIC(loom_mpi_logical, "MPI_LOGICAL", MPI_Fint)
+BASIC(loom_mpi_character, "MPI_CHARACTER", char)
+BASIC(loom_mpi_integer1, "MPI_INTEGER1", int8_t)
+BASIC(loom_mpi_integer2, "MPI_INTEGER2", int16_t)
+BASIC(loom_mpi_integer4, "MPI_INTEGER4", int32_t)
+BASIC(loom_mpi_integer8, "MPI_INTEGER8", int64_t)
+BASIC(loom_mpi_integer16, "MPI_INTEGER16", loom_int128)
+BASIC(loom_mpi_real4, "MPI_REAL4", float)
+BASIC(loom_mpi_real8, "MPI_REAL8", double)
+BASIC(loom_mpi_real16, "MPI_REAL16", loom_real16)
+BASIC(loom_mpi_complex8, "MPI_COMPLEX8", float _Complex)
+BASIC(loom_mpi_complex16, "MPI_COMPLEX16", double _Complex)
+BASIC(loom_mpi_complex32, "MPI_COMPLEX32", loom_complex32)
+
 /* A pair type: struct tag { atype a; int b; }, members `first` (of type atype) and MPI_INT.
  * It is dense when b follows a with no gap, contiguous when the struct has no tail padding
  * either. */
@@ -89,4 +110,19 @@ struct loom_datatype loom_mpi_2int = {
     .align = _Alignof(int), .basic = &loom_mpi_int, .nbasic = 2, .kind = LOOM_DT_VECTOR,
     .nblocks = 1, .blen = 2, .disp0 = 0, .stride = 0, .child = &loom_mpi_int,
     .name = "MPI_2INT"};
+
+/* The Fortran pairs of MINLOC/MAXLOC: two values of one type, the index stored in the
+ * second as a value of that type (MPI 4.1 section 6.9.4), laid out like MPI_2INT. */
+#define TWO(sym, label, elem, ctype)                                                           \
+    struct loom_datatype sym = {                                                               \
+        .obj = {LOOM_MAGIC_DATATYPE}, .refs = 1, .size = 2 * sizeof(ctype), .lb = 0,           \
+        .extent = 2 * sizeof(ctype), .true_lb = 0, .true_extent = 2 * sizeof(ctype),           \
+        .committed = 1, .predefined = 1, .contig = 1, .dense = 1,                              \
+        .combiner = MPI_COMBINER_NAMED, .align = _Alignof(ctype), .basic = &elem, .nbasic = 2, \
+        .kind = LOOM_DT_VECTOR, .nblocks = 1, .blen = 2, .disp0 = 0, .stride = 0,              \
+        .child = &elem, .name = label};
+
+TWO(loom_mpi_2real, "MPI_2REAL", loom_mpi_real, float)
+TWO(loom_mpi_2double_precision, "MPI_2DOUBLE_PRECISION", loom_mpi_double_precision, double)
+TWO(loom_mpi_2integer, "MPI_2INTEGER", loom_mpi_integer, MPI_Fint)
 /* clang-format on */
