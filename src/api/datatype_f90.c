@@ -3,8 +3,9 @@
  *
  * What the standard leaves to the implementation: an unsupported range or precision, or no
  * type of the asked size, is MPI_ERR_ARG (as MPICH); p and r of _real / _complex may each be
- * MPI_UNDEFINED, not both. The types are C's: integers int8..int64, reals float, double, long
- * double and their complexes. Errors go to MPI_COMM_WORLD's handler. */
+ * MPI_UNDEFINED, not both. The types are gfortran's kinds: MPI_INTEGER1..16, MPI_REAL4, 8,
+ * MPI_LONG_DOUBLE (REAL(10)), MPI_REAL16 and their complexes; match_size answers the sized
+ * Fortran types. Errors go to MPI_COMM_WORLD's handler. */
 #include "api/api.h"
 #include "dt/dt.h"
 

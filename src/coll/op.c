@@ -193,7 +193,7 @@ static void apply_packed(loom_op_kernel *k, const struct loom_op_elem *e, const 
     size_t step = CHUNK / esize * esize;
     size_t total = loom__dt_stream_size(type, count);
     /* in the packed stream a pair's index follows its value directly */
-    size_t boff = e->pair ? esize - sizeof(int) : 0;
+    size_t boff = e->pair ? esize - e->isize : 0;
     for (size_t off = 0; off < total; off += step) {
         size_t len = total - off < step ? total - off : step;
         /* pack/unpack take the address of stream byte 0; the chunk lies at off */
@@ -235,14 +235,14 @@ void loom__op_apply(const struct loom_op *op, const void *in, void *inout, size_
             return;
         }
         if (type->contig) { /* pairs back to back, no padding */
-            k(a, b, total / et->size, et->size, et->size - sizeof(int));
+            k(a, b, total / et->size, et->size, et->size - e->isize);
             return;
         }
         if (type->dense) {
             size_t per = type->size / et->size;
             for (size_t i = 0; i < count; i++)
                 k(at(a, (ptrdiff_t)i * type->extent), at(b, (ptrdiff_t)i * type->extent), per,
-                  et->size, et->size - sizeof(int));
+                  et->size, et->size - e->isize);
             return;
         }
     } else if (aligned(a, et->align) && aligned(b, et->align)) {

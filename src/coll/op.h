@@ -80,7 +80,7 @@ void loom__op_free(struct loom_op *op);
 
 /* The loop of one predefined operation on n consecutive elements of one predefined type:
  * inout[i] = in[i] op inout[i]. Basic types ignore stride and boff. For the pair types of
- * MINLOC/MAXLOC, element i lies at i * stride bytes and its int index at boff bytes inside it
+ * MINLOC/MAXLOC, element i lies at i * stride bytes and its index at boff bytes inside it
  * (loads and stores go through memcpy, so pairs may be unaligned). in and inout do not
  * partially overlap (they may be equal). */
 typedef void loom_op_kernel(const void *in, void *inout, size_t n, size_t stride, size_t boff);
@@ -89,7 +89,9 @@ typedef void loom_op_kernel(const void *in, void *inout, size_t n, size_t stride
 struct loom_op_elem {
     const struct loom_datatype *type; /* MPI_INT, ..., MPI_DOUBLE_INT */
     int pair;                         /* 1 for the MINLOC/MAXLOC pair types */
-    size_t boff;                      /* pairs: offset of the int in memory (C struct) */
+    size_t boff;                      /* pairs: offset of the index in memory (C struct) */
+    size_t isize;                     /* pairs: bytes of the index (an int, or for the
+                                         Fortran pairs a value of the pair's type) */
     loom_op_kernel *kernel[LOOM_OP_MINLOC + 2]; /* by kind, MAX..MAXLOC; NULL: not defined */
 };
 

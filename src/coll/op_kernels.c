@@ -15,6 +15,16 @@
  *                   them, so loom does too: docs/collectives.md)
  *   BAND BOR BXOR   C integers, multi-language, MPI_BYTE
  *   MINLOC MAXLOC   the pair types (MPI_FLOAT_INT ... MPI_2INT)
+ * and the Fortran types (MPI 4.1 section 6.9.2's table, as gfortran lays them out):
+ *   MAX MIN         Fortran integers (MPI_INTEGER, MPI_INTEGER1..16), floating (MPI_REAL,
+ *                   MPI_DOUBLE_PRECISION, MPI_REAL4..16)
+ *   SUM PROD        the same, and complex (MPI_COMPLEX, MPI_DOUBLE_COMPLEX, MPI_COMPLEX8..32)
+ *   LAND LOR LXOR   MPI_LOGICAL (any non-zero is .TRUE.; results are 1 or 0, gfortran's
+ *                   .TRUE. and .FALSE.)
+ *   BAND BOR BXOR   Fortran integers
+ *   MINLOC MAXLOC   MPI_2REAL, MPI_2DOUBLE_PRECISION, MPI_2INTEGER (the index is a value of
+ *                   the pair's own type)
+ *   nothing         MPI_CHARACTER
  * (REPLACE and NO_OP work on every type and have no loop here: op.c copies or does nothing.)
  *
  * Integer arithmetic goes through an unsigned type U, so SUM and PROD wrap around modulo
@@ -139,6 +149,44 @@
     }
 #define PAIR_SLOTS(id) [LOOM_OP_MINLOC] = id##_minloc, [LOOM_OP_MAXLOC] = id##_maxloc,
 
+/* MINLOC / MAXLOC on Fortran pairs: value and index both of type A (MPI_2REAL ...), the
+ * index at boff. Same result rule as PAIR. */
+#define PAIR2(id, A)                                                                           \
+    static void id##_minloc(const void *in_, void *inout_, size_t n, size_t stride,            \
+                            size_t boff)                                                       \
+    {                                                                                          \
+        const char *p = in_;                                                                   \
+        char *q = inout_;                                                                      \
+        for (size_t i = 0; i < n; i++, p += stride, q += stride) {                             \
+            A u, v, iu, iv;                                                                    \
+            memcpy(&u, p, sizeof u);                                                           \
+            memcpy(&v, q, sizeof v);                                                           \
+            memcpy(&iu, p + boff, sizeof iu);                                                  \
+            memcpy(&iv, q + boff, sizeof iv);                                                  \
+            if (u < v || (u == v && iu < iv)) {                                                \
+                memcpy(q, &u, sizeof u);                                                       \
+                memcpy(q + boff, &iu, sizeof iu);                                              \
+            }                                                                                  \
+        }                                                                                      \
+    }                                                                                          \
+    static void id##_maxloc(const void *in_, void *inout_, size_t n, size_t stride,            \
+                            size_t boff)                                                       \
+    {                                                                                          \
+        const char *p = in_;                                                                   \
+        char *q = inout_;                                                                      \
+        for (size_t i = 0; i < n; i++, p += stride, q += stride) {                             \
+            A u, v, iu, iv;                                                                    \
+            memcpy(&u, p, sizeof u);                                                           \
+            memcpy(&v, q, sizeof v);                                                           \
+            memcpy(&iu, p + boff, sizeof iu);                                                  \
+            memcpy(&iv, q + boff, sizeof iv);                                                  \
+            if (u > v || (u == v && iu < iv)) {                                                \
+                memcpy(q, &u, sizeof u);                                                       \
+                memcpy(q + boff, &iu, sizeof iu);                                              \
+            }                                                                                  \
+        }                                                                                      \
+    }
+
 /* The C integer types: every arithmetic, logical and bitwise operation. */
 #define CINT(id, T, U) ARITH(id, T, U) LOGIC(id, T) BITS(id, T, U)
 #define CINT_SLOTS(id) ARITH_SLOTS(id) LOGIC_SLOTS(id) BITS_SLOTS(id)
@@ -193,6 +241,19 @@ PAIR(long_int, long)
 PAIR(two_int, int)
 PAIR(short_int, short)
 PAIR(ldouble_int, long double)
+/* Fortran (mpi.h LOOM_FOREACH_FORTRAN_TYPE): integers arithmetic and bitwise, floating
+ * arithmetic, complex, LOGICAL, the pairs; REAL4/8, INTEGER1..8 and COMPLEX8/16 share the
+ * loops of their C twins (same type, other table entries) */
+ARITH(fint, MPI_Fint, unsigned)
+BITS(fint, MPI_Fint, unsigned)
+ARITH(i128, loom_int128, unsigned __int128)
+BITS(i128, loom_int128, unsigned __int128)
+ARITH(real16, loom_real16, loom_real16)
+CPLX(complex32, loom_complex32)
+LOGIC(logical, MPI_Fint)
+PAIR2(two_real, float)
+PAIR2(two_dprec, double)
+PAIR2(two_fint, MPI_Fint)
 
 /* The C layout of each pair type (mpi.h: struct { A value; int index; }), for boff. */
 struct float_int { float a; int b; };
@@ -201,9 +262,16 @@ struct long_int { long a; int b; };
 struct two_int { int a; int b; };
 struct short_int { short a; int b; };
 struct ldouble_int { long double a; int b; };
+struct two_real { float a; float b; };
+struct two_dprec { double a; double b; };
+struct two_fint { MPI_Fint a; MPI_Fint b; };
 
-#define ENTRY(type, ...) {&(type), 0, 0, {__VA_ARGS__}}
-#define PAIR_ENTRY(type, id) {&(type), 1, offsetof(struct id, b), {PAIR_SLOTS(id)}}
+#define ENTRY(type, ...) {&(type), 0, 0, 0, {__VA_ARGS__}}
+#define PAIR_ENTRY(type, id)                                                                   \
+    {&(type), 1, offsetof(struct id, b), sizeof(((struct id *)0)->b), {PAIR_SLOTS(id)}}
+
+/* The slots of the Fortran integers and floating types. */
+#define FINT_SLOTS(id) ARITH_SLOTS(id) BITS_SLOTS(id)
 
 /* The most used types first: lookups scan the table. */
 static const struct loom_op_elem elems[] = {
@@ -245,6 +313,27 @@ static const struct loom_op_elem elems[] = {
     PAIR_ENTRY(loom_mpi_short_int, short_int),
     PAIR_ENTRY(loom_mpi_long_double_int, ldouble_int),
     ENTRY(loom_mpi_packed, 0),
+    ENTRY(loom_mpi_integer, FINT_SLOTS(fint)),
+    ENTRY(loom_mpi_real, ARITH_SLOTS(float)),
+    ENTRY(loom_mpi_double_precision, ARITH_SLOTS(double)),
+    ENTRY(loom_mpi_complex, CPLX_SLOTS(cfloat)),
+    ENTRY(loom_mpi_double_complex, CPLX_SLOTS(cdouble)),
+    ENTRY(loom_mpi_logical, LOGIC_SLOTS(logical)),
+    PAIR_ENTRY(loom_mpi_2real, two_real),
+    PAIR_ENTRY(loom_mpi_2double_precision, two_dprec),
+    PAIR_ENTRY(loom_mpi_2integer, two_fint),
+    ENTRY(loom_mpi_integer1, FINT_SLOTS(i8)),
+    ENTRY(loom_mpi_integer2, FINT_SLOTS(i16)),
+    ENTRY(loom_mpi_integer4, FINT_SLOTS(i32)),
+    ENTRY(loom_mpi_integer8, FINT_SLOTS(i64)),
+    ENTRY(loom_mpi_integer16, FINT_SLOTS(i128)),
+    ENTRY(loom_mpi_real4, ARITH_SLOTS(float)),
+    ENTRY(loom_mpi_real8, ARITH_SLOTS(double)),
+    ENTRY(loom_mpi_real16, ARITH_SLOTS(real16)),
+    ENTRY(loom_mpi_complex8, CPLX_SLOTS(cfloat)),
+    ENTRY(loom_mpi_complex16, CPLX_SLOTS(cdouble)),
+    ENTRY(loom_mpi_complex32, CPLX_SLOTS(complex32)),
+    ENTRY(loom_mpi_character, 0),
 };
 /* clang-format on */
 
@@ -263,10 +352,12 @@ static const struct loom_datatype *walk(const struct loom_datatype *t)
         return NULL;
     if (t->predefined) /* an f90 type (the only predefined type with a record) is its C type */
         return t->contents ? t->basic : t;
-    /* Only MPI_2INT's basic type (MPI_INT) is not itself: any other basic type is the
-     * answer without a walk. A type with no single basic type may still be made of one pair
-     * type (a contiguous of MPI_DOUBLE_INT): walk it. */
-    if (t->basic && t->basic != &loom_mpi_int)
+    /* Only the same-type pairs' basic types (MPI_2INT's MPI_INT, MPI_2REAL's MPI_REAL ...)
+     * are not themselves: any other basic type is the answer without a walk. A type with no
+     * single basic type may still be made of one pair type (a contiguous of MPI_DOUBLE_INT):
+     * walk it. */
+    if (t->basic && t->basic != &loom_mpi_int && t->basic != &loom_mpi_real &&
+        t->basic != &loom_mpi_double_precision && t->basic != &loom_mpi_integer)
         return t->basic;
     if (t->layout_owner)
         return walk(t->layout_owner);

@@ -44,6 +44,17 @@ static const struct ext exts[] = {
     {&loom_mpi_long_double, 1, 16, LDOUBLE},
     {&loom_mpi_c_float_complex, 2, 4, FLOATING}, {&loom_mpi_c_double_complex, 2, 8, FLOATING},
     {&loom_mpi_c_long_double_complex, 2, 16, LDOUBLE},
+    /* Fortran: the external sizes are the native ones (FLOATING is a plain byte reversal, so
+     * it serves the 128-bit integer as well) */
+    {&loom_mpi_integer, 1, 4, SIGNED},     {&loom_mpi_logical, 1, 4, SIGNED},
+    {&loom_mpi_real, 1, 4, FLOATING},      {&loom_mpi_double_precision, 1, 8, FLOATING},
+    {&loom_mpi_complex, 2, 4, FLOATING},   {&loom_mpi_double_complex, 2, 8, FLOATING},
+    {&loom_mpi_character, 1, 1, RAW},      {&loom_mpi_integer1, 1, 1, RAW},
+    {&loom_mpi_integer2, 1, 2, SIGNED},    {&loom_mpi_integer4, 1, 4, SIGNED},
+    {&loom_mpi_integer8, 1, 8, SIGNED},    {&loom_mpi_integer16, 1, 16, FLOATING},
+    {&loom_mpi_real4, 1, 4, FLOATING},     {&loom_mpi_real8, 1, 8, FLOATING},
+    {&loom_mpi_real16, 1, 16, FLOATING},   {&loom_mpi_complex8, 2, 4, FLOATING},
+    {&loom_mpi_complex16, 2, 8, FLOATING}, {&loom_mpi_complex32, 2, 16, FLOATING},
 };
 /* clang-format on */
 

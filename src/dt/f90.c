@@ -1,9 +1,10 @@
 /* dt/f90.c — the parameterized types of MPI_Type_create_f90_integer / _real / _complex, and
  * MPI_Type_match_size.
  *
- * An f90 type is predefined (never freed) and has the layout of the C type that has the
- * asked range and precision (its `basic`), so it communicates, packs and counts elements as
- * that type; what sets it apart is its record (combiner MPI_COMBINER_F90_*, integers p and r)
+ * An f90 type is predefined (never freed) and has the layout of the sized Fortran type
+ * (MPI_INTEGER4, MPI_REAL8 ...; MPI_LONG_DOUBLE for gfortran's REAL(10)) that has the asked
+ * range and precision (its `basic`), so it communicates, packs, reduces and counts elements
+ * as that type; what sets it apart is its record (combiner MPI_COMBINER_F90_*, integers p and r)
  * for get_envelope / get_contents. The standard lets the same arguments return the same
  * handle: each (combiner, p, r) is made once, on first use, and kept in a list that lives
  * until the process ends (so a handle stays valid whatever rank asked for it).
@@ -31,20 +32,22 @@ static struct f90_type *made;  /* every f90 type made so far, under f90_lock */
  * smallest decimal exponents. */
 #define RANGE(max10, min10) ((max10) < -(min10) ? (max10) : -(min10))
 
-/* The C type with precision >= p and range >= r (MPI_UNDEFINED: any), among float, double,
- * long double; their complex counterparts when cplx. NULL if none. */
+/* The type with precision >= p and range >= r (MPI_UNDEFINED: any), as gfortran's
+ * SELECTED_REAL_KIND picks its kind: REAL(4), REAL(8), REAL(10) (the x87 long double, which
+ * has no sized MPI name, so MPI_LONG_DOUBLE), REAL(16) (quad precision); their complex
+ * counterparts when cplx. NULL if none. */
 static struct loom_datatype *real_for(int p, int r, int cplx)
 {
     static const struct {
         int p, r;
         struct loom_datatype *real, *cplx;
     } kinds[] = {
-        {FLT_DIG, RANGE(FLT_MAX_10_EXP, FLT_MIN_10_EXP), &loom_mpi_float,
-         &loom_mpi_c_float_complex},
-        {DBL_DIG, RANGE(DBL_MAX_10_EXP, DBL_MIN_10_EXP), &loom_mpi_double,
-         &loom_mpi_c_double_complex},
+        {FLT_DIG, RANGE(FLT_MAX_10_EXP, FLT_MIN_10_EXP), &loom_mpi_real4, &loom_mpi_complex8},
+        {DBL_DIG, RANGE(DBL_MAX_10_EXP, DBL_MIN_10_EXP), &loom_mpi_real8, &loom_mpi_complex16},
         {LDBL_DIG, RANGE(LDBL_MAX_10_EXP, LDBL_MIN_10_EXP), &loom_mpi_long_double,
          &loom_mpi_c_long_double_complex},
+        {__FLT128_DIG__, RANGE(__FLT128_MAX_10_EXP__, __FLT128_MIN_10_EXP__), &loom_mpi_real16,
+         &loom_mpi_complex32},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if ((p == MPI_UNDEFINED || p <= kinds[i].p) && (r == MPI_UNDEFINED || r <= kinds[i].r))
@@ -52,17 +55,20 @@ static struct loom_datatype *real_for(int p, int r, int cplx)
     return NULL;
 }
 
-/* The smallest integer type holding every number of r decimal digits, or NULL. */
+/* The smallest Fortran integer holding every number of r decimal digits (gfortran's
+ * SELECTED_INT_KIND), or NULL. */
 static struct loom_datatype *integer_for(int r)
 {
     if (r <= 2)
-        return &loom_mpi_int8_t;
+        return &loom_mpi_integer1;
     if (r <= 4)
-        return &loom_mpi_int16_t;
+        return &loom_mpi_integer2;
     if (r <= 9)
-        return &loom_mpi_int32_t;
+        return &loom_mpi_integer4;
     if (r <= 18)
-        return &loom_mpi_int64_t;
+        return &loom_mpi_integer8;
+    if (r <= 38)
+        return &loom_mpi_integer16;
     return NULL;
 }
 
@@ -127,14 +133,16 @@ struct loom_datatype *loom__dt_f90_next(struct loom_datatype *prev)
 
 struct loom_datatype *loom__dt_match_size(int typeclass, int size)
 {
+    /* The standard's use is matching a Fortran variable of MPI_SIZEOF's size: the sized
+     * Fortran types, which cover every size gfortran has (a REAL of 16 bytes is REAL(16),
+     * quad precision; REAL(10) is stored in 16 bytes too but is no sized type). */
     static struct loom_datatype *const integers[] = {
-        &loom_mpi_signed_char, &loom_mpi_short, &loom_mpi_int, &loom_mpi_long,
-        &loom_mpi_long_long_int};
-    static struct loom_datatype *const reals[] = {&loom_mpi_float, &loom_mpi_double,
-                                                  &loom_mpi_long_double};
-    static struct loom_datatype *const complexes[] = {
-        &loom_mpi_c_float_complex, &loom_mpi_c_double_complex,
-        &loom_mpi_c_long_double_complex};
+        &loom_mpi_integer1, &loom_mpi_integer2, &loom_mpi_integer4, &loom_mpi_integer8,
+        &loom_mpi_integer16};
+    static struct loom_datatype *const reals[] = {&loom_mpi_real4, &loom_mpi_real8,
+                                                  &loom_mpi_real16};
+    static struct loom_datatype *const complexes[] = {&loom_mpi_complex8, &loom_mpi_complex16,
+                                                      &loom_mpi_complex32};
     struct loom_datatype *const *list;
     size_t n;
     switch (typeclass) {
