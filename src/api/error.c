@@ -5,6 +5,7 @@
 #include <string.h>
 #include "api/api.h"
 #include "comm/comm.h"
+#include "comm/errhandler.h"
 #include "comm/error_class.h"
 
 /* The fatal exit status of MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT. */
@@ -88,7 +89,10 @@ static int raise_error(MPI_Comm comm, const char *fn, int cls, const char *reaso
     if (eh->builtin == 0 && eh->fn != NULL) {
         MPI_Comm h = (comm && loom__comm_resolve(comm)) ? comm : MPI_COMM_WORLD;
         int code = cls;
-        eh->fn(&h, &code);
+        if (eh->fortran_fn)
+            loom__errhandler_call_fortran(eh, h, code);
+        else
+            eh->fn(&h, &code);
     }
     return cls;
 }

@@ -134,7 +134,10 @@ static int raise_with(struct loom_errhandler *eh, MPI_Session h, const char *fn,
     }
     if (eh->builtin == 0 && eh->session_fn != NULL) {
         int code = cls;
-        eh->session_fn(&h, &code);
+        if (eh->fortran_fn)
+            loom__errhandler_call_fortran(eh, h, code);
+        else
+            eh->session_fn(&h, &code);
     }
     return cls;
 }

@@ -29,7 +29,10 @@ static int raise_with(struct loom_errhandler *eh, MPI_Win h, const char *fn, int
     }
     if (eh->builtin == 0 && eh->win_fn != NULL) {
         int code = cls;
-        eh->win_fn(&h, &code);
+        if (eh->fortran_fn)
+            loom__errhandler_call_fortran(eh, h, code);
+        else
+            eh->win_fn(&h, &code);
     }
     return cls;
 }

@@ -26,6 +26,7 @@
 #include "coll/op.h"
 #include "core/atomic.h"
 #include "core/error.h"
+#include "core/fhandle.h"
 #include "core/quarantine.h"
 #include "dt/dt.h"
 
@@ -78,6 +79,18 @@ int loom__op_create(MPI_User_function *user_fn, int commutative, struct loom_op 
 int loom__op_create_c(MPI_User_function_c *user_fn_c, int commutative, struct loom_op **out)
 {
     return create(NULL, user_fn_c, commutative, out);
+}
+
+int loom__op_create_fortran(void (*f)(void *, void *, MPI_Fint *, MPI_Fint *),
+                            void (*f_c)(void *, void *, MPI_Count *, MPI_Fint *),
+                            int commutative, struct loom_op **out)
+{
+    int rc = create(NULL, NULL, commutative, out);
+    if (rc == 0) {
+        (*out)->fortran_fn = f;
+        (*out)->fortran_fn_c = f_c;
+    }
+    return rc;
 }
 
 void loom__op_retain(struct loom_op *op)
@@ -166,16 +179,27 @@ static void apply_user(const struct loom_op *op, const void *in, void *inout, si
                        const struct loom_datatype *type)
 {
     MPI_Datatype dt = (MPI_Datatype)type;
-    if (op->user_fn_c) {
+    /* A Fortran procedure gets the datatype's Fortran handle (made at the first conversion,
+     * under the table's lock: any thread may); the user may write it, so a copy. */
+    MPI_Fint fdt = op->fortran_fn || op->fortran_fn_c ? loom__fhandle_of((void *)type) : 0;
+    if (op->user_fn_c || op->fortran_fn_c) {
         MPI_Count len = (MPI_Count)count; /* the user function may write it */
-        op->user_fn_c((void *)in, inout, &len, &dt);
+        if (op->fortran_fn_c)
+            op->fortran_fn_c((void *)in, inout, &len, &fdt);
+        else
+            op->user_fn_c((void *)in, inout, &len, &dt);
         return;
     }
     char *a = (char *)in, *b = inout;
     while (count > 0) {
         int piece = count > (size_t)INT_MAX ? INT_MAX : (int)count;
         int len = piece; /* the user function may write it; we keep our own copy */
-        op->user_fn(a, b, &len, &dt);
+        if (op->fortran_fn) {
+            MPI_Fint flen = piece, f = fdt;
+            op->fortran_fn(a, b, &flen, &f);
+        } else {
+            op->user_fn(a, b, &len, &dt);
+        }
         a = at(a, (ptrdiff_t)piece * type->extent);
         b = at(b, (ptrdiff_t)piece * type->extent);
         count -= (size_t)piece;

@@ -16,7 +16,11 @@ struct loom_op {
     int kind;                    /* which predefined operation (op.c's enum), -1 for user ops */
     int commutative;
     MPI_User_function *user_fn;  /* user operations (MPI_Op_create) */
-    MPI_User_function_c *user_fn_c; /* or (MPI_Op_create_c): one of the two is set */
+    MPI_User_function_c *user_fn_c; /* or (MPI_Op_create_c) */
+    /* or a Fortran procedure (api/fortran_callbacks.h): every argument by reference, the
+     * datatype as its Fortran handle. Exactly one of the four is set for a user op. */
+    void (*fortran_fn)(void *in, void *inout, MPI_Fint *len, MPI_Fint *datatype);
+    void (*fortran_fn_c)(void *in, void *inout, MPI_Count *len, MPI_Fint *datatype);
     const char *name;            /* "MPI_SUM", ..., "user operation" */
 };
 
@@ -74,6 +78,12 @@ int loom__op_create(MPI_User_function *user_fn, int commutative, struct loom_op 
 /* The same with a big-count function (MPI_Op_create_c): called once with the whole length,
  * an MPI_Count. */
 int loom__op_create_c(MPI_User_function_c *user_fn_c, int commutative, struct loom_op **out);
+/* The same with a Fortran procedure (one of f, f_c; the other NULL): loom__op_apply passes it
+ * the datatype's Fortran handle, an int length in pieces as for loom__op_create (f) or the
+ * whole MPI_Count length (f_c). */
+int loom__op_create_fortran(void (*f)(void *, void *, MPI_Fint *, MPI_Fint *),
+                            void (*f_c)(void *, void *, MPI_Count *, MPI_Fint *),
+                            int commutative, struct loom_op **out);
 /* MPI_Op_free of a user operation: marks the handle freed (later checks of it fail) and drops
  * the user's reference; collectives in flight keep the object until they release it. */
 void loom__op_free(struct loom_op *op);

@@ -127,6 +127,10 @@ struct loom_errhandler {
     MPI_Win_errhandler_function *win_fn;          /* or for windows (api/win_error.c): a user
                                                      handler has exactly one of the three, and
                                                      is attached only to objects of its kind */
+    /* A handler made from Fortran (api/fortran_callbacks.c): called instead of the one of the
+     * three above, which holds this same procedure to mark the kind and is never called;
+     * loom__errhandler_invoke chooses. */
+    void (*fortran_fn)(MPI_Fint *handle, MPI_Fint *code);
 };
 
 /* ---- groups (comm/group.c, comm/group_ops.c) ---------------------------------------- */
@@ -220,6 +224,12 @@ struct loom_keyval {
                                                       duplicated), kept as given */
     MPI_Win_delete_attr_function *win_delete_fn;   /* WIN: NULL acts as the NULL delete fn */
     void *extra_state;
+    /* A keyval made from Fortran (api/fortran_callbacks.c): the C functions above are its
+     * trampolines, which call these procedures (cast back to their Fortran signatures) with
+     * f_extra, the integer extra state. NULL / 0 for C keyvals. */
+    void (*f_copy)(void);
+    void (*f_delete)(void);
+    MPI_Aint f_extra;
     struct loom_rank *rank;                   /* the rank that created it (read-only) */
     _Atomic int freed;                        /* 1 after MPI_*_free_keyval */
 };
@@ -246,6 +256,9 @@ int loom__keyval_create_type(MPI_Type_copy_attr_function *copy_fn,
 int loom__keyval_create_win(MPI_Win_copy_attr_function *copy_fn,
                             MPI_Win_delete_attr_function *delete_fn, void *extra_state,
                             int *keyval);
+/* New keyval of tmpl's kind with all of tmpl's callbacks (C and Fortran) and extra state;
+ * 0 or LOOM_ERR_NOMEM. */
+int loom__keyval_create_from(const struct loom_keyval *tmpl, int *keyval);
 /* The live keyval of id, or NULL (never created, predefined, or freed when !allow_freed). */
 struct loom_keyval *loom__keyval_get(int id, int allow_freed);
 /* 1 if id is a predefined attribute key (MPI_TAG_UB...). */

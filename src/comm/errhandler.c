@@ -3,12 +3,17 @@
  * communicator uses it any more; refs counts both (atomic, any thread). */
 #include <stdlib.h>
 #include "comm/comm.h"
+#include "comm/errhandler.h"
 #include "core/atomic.h"
+#include "core/fhandle.h"
 #include "core/quarantine.h"
 
-struct loom_errhandler loom_mpi_errors_are_fatal = {{LOOM_MAGIC_ERRHANDLER, 0}, 1, 1, NULL, NULL, NULL};
-struct loom_errhandler loom_mpi_errors_return = {{LOOM_MAGIC_ERRHANDLER, 0}, 1, 2, NULL, NULL, NULL};
-struct loom_errhandler loom_mpi_errors_abort = {{LOOM_MAGIC_ERRHANDLER, 0}, 1, 3, NULL, NULL, NULL};
+struct loom_errhandler loom_mpi_errors_are_fatal = {.obj = {LOOM_MAGIC_ERRHANDLER, 0}, .refs = 1,
+                                                    .builtin = 1};
+struct loom_errhandler loom_mpi_errors_return = {.obj = {LOOM_MAGIC_ERRHANDLER, 0}, .refs = 1,
+                                                 .builtin = 2};
+struct loom_errhandler loom_mpi_errors_abort = {.obj = {LOOM_MAGIC_ERRHANDLER, 0}, .refs = 1,
+                                                .builtin = 3};
 
 void loom__errhandler_retain(struct loom_errhandler *eh)
 {
@@ -23,4 +28,11 @@ void loom__errhandler_release(struct loom_errhandler *eh)
     /* acq_rel: the last release sees every earlier user's writes before freeing */
     if (loom__fetch_sub_acq_rel(&eh->refs, 1) == 1)
         loom__quarantine_put(eh, NULL);
+}
+
+void loom__errhandler_call_fortran(struct loom_errhandler *eh, void *handle, int code)
+{
+    /* copies: the procedure may write its arguments */
+    MPI_Fint fh = loom__fhandle_of(handle), fc = code;
+    eh->fortran_fn(&fh, &fc);
 }

@@ -63,6 +63,9 @@ static int create(const struct loom_keyval *tmpl, int *keyval)
     kv->win_copy_fn = tmpl->win_copy_fn;
     kv->win_delete_fn = tmpl->win_delete_fn;
     kv->extra_state = tmpl->extra_state;
+    kv->f_copy = tmpl->f_copy;
+    kv->f_delete = tmpl->f_delete;
+    kv->f_extra = tmpl->f_extra;
     kv->rank = loom__self;
     atomic_init(&kv->freed, 0);
     loom__store_release(&kv_count, idx + 1);
@@ -96,6 +99,11 @@ int loom__keyval_create_win(MPI_Win_copy_attr_function *copy_fn,
     struct loom_keyval t = {.kind = LOOM_ATTR_WIN, .win_copy_fn = copy_fn,
                             .win_delete_fn = delete_fn, .extra_state = extra_state};
     return create(&t, keyval);
+}
+
+int loom__keyval_create_from(const struct loom_keyval *tmpl, int *keyval)
+{
+    return create(tmpl, keyval);
 }
 
 struct loom_keyval *loom__keyval_get(int id, int allow_freed)
