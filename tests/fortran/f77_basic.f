@@ -17,9 +17,18 @@
       end if
       end
 
+! a user operation: elementwise a + b + 1 on INTEGERs, commutative
+      subroutine combine(invec, inoutvec, len, datatype)
+      integer len, datatype, invec(len), inoutvec(len), i
+      do i = 1, len
+         inoutvec(i) = inoutvec(i) + invec(i) + 1
+      end do
+      end
+
       subroutine run()
       include 'mpif.h'
-      integer ierr, rank, nproc, left, right, i, n, cls, ival
+      external combine
+      integer ierr, rank, nproc, left, right, i, n, cls, ival, op
       integer status(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2)
       integer reqs(2), sbuf(2), rbuf(2), v(2), w(2)
       integer newcomm, color, srank, ssize, rlen
@@ -89,7 +98,8 @@
       call check(ival .eq. rank .and. reqs(1) .eq. MPI_REQUEST_NULL,
      &     'MPI_Test after the send')
 
-! a broadcast, a reduction in place, MAXLOC on pairs, LAND on LOGICAL
+! a broadcast, a reduction in place, MAXLOC on pairs, LAND on LOGICAL,
+! a user operation
       ival = -1
       if (rank .eq. 0) ival = 4242
       call MPI_BCAST(ival, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
@@ -120,6 +130,15 @@
       call MPI_ALLREDUCE(MPI_IN_PLACE, lval, 1, MPI_LOGICAL, MPI_LAND,
      &     MPI_COMM_WORLD, ierr)
       call check(.not. lval, 'LAND with a false')
+      call MPI_OP_CREATE(combine, .true., op, ierr)
+      call check(ierr .eq. MPI_SUCCESS, 'MPI_Op_create')
+      ival = rank
+      call MPI_ALLREDUCE(MPI_IN_PLACE, ival, 1, MPI_INTEGER, op,
+     &     MPI_COMM_WORLD, ierr)
+      call check(ival .eq. nproc * (nproc - 1) / 2 + nproc - 1,
+     &     'user op')
+      call MPI_OP_FREE(op, ierr)
+      call check(op .eq. MPI_OP_NULL, 'MPI_Op_free')
 
 ! a split communicator, named and asked its name
       color = mod(rank, 2)

@@ -132,6 +132,7 @@ const char *bg_lower(const char *name);
 
 /* fortran_c.c: the Fortran entry points mpi_xxx_ and pmpi_xxx_ (docs/fortran.md) */
 void bg_gen_fortran_c(struct out *o);
+void bg_gen_fortran_list(struct out *o);
 /* fortran_mod.c: interfaces of module mpi, procedures of module mpi_f08 */
 void bg_gen_fortran_mpi(struct out *o);
 void bg_gen_fortran_f08(struct out *o);

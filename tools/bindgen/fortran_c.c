@@ -111,13 +111,13 @@ static void emit_pre(struct out *o, const struct fparam *x, int *allocs)
             bg_emit(o, "    *%s = MPI_UNDEFINED; /* stays so when the call sets none */\n", n);
         break;
     case FK_STR_IN:
-        bg_emit(o, "    char *c_%s = loom__fortran_cstr(%s, %s_len);\n    loom_err |= !c_%s;\n", n,
-                n, n, n);
+        bg_emit(o, "    char *c_%s = loom__fortran_cstr(%s, %s_len);\n", n, n, n);
+        bg_emit(o, "    loom_err |= !c_%s;\n", n);
         *allocs = 1;
         break;
     case FK_STR_OUT:
-        bg_emit(o, "    char *c_%s = loom__fortran_out_buf(%s_len);\n    loom_err |= !c_%s;\n", n, n,
-                n);
+        bg_emit(o, "    char *c_%s = loom__fortran_out_buf(%s_len);\n", n, n);
+        bg_emit(o, "    loom_err |= !c_%s;\n", n);
         *allocs = 1;
         break;
     default:
@@ -300,4 +300,13 @@ void bg_gen_fortran_c(struct out *o)
     for (int i = 0; i < bg_ncalls; i++)
         if (bg_fortran_generated(&bg_calls[i]))
             gen_call(o, &bg_calls[i]);
+}
+
+/* The Fortran entry points libloom must export, one per line (generated and hand-written):
+ * tests/fortran checks the library against it. */
+void bg_gen_fortran_list(struct out *o)
+{
+    for (int i = 0; i < bg_ncalls; i++)
+        if (bg_fortran_generated(&bg_calls[i]) || bg_calls[i].fortran_hand)
+            bg_emit(o, "%s_\n", bg_lower(bg_calls[i].name));
 }

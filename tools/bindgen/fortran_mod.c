@@ -99,7 +99,9 @@ void bg_gen_fortran_mpi(struct out *o)
 {
     bg_emit(o, "! mpi_module.f90 — module mpi (docs/fortran.md). %s\n", bg_generated);
     bg_emit(o, "MODULE mpi\n  IMPLICIT NONE\n  INCLUDE 'mpi_consts.h'\n"
-               "  INCLUDE 'mpi_sentinels.h'\n");
+               "  INCLUDE 'mpi_sentinels.h'\n"
+               "  ! the calls written by hand (src/fortran/): procedures, attribute values\n"
+               "  INCLUDE 'mpi_hand.h'\n");
     char buf[MAX_TEXT * 2], line[MAX_TEXT * 2 + 256];
     struct fparam f[MAX_PARAMS];
     for (int i = 0; i < bg_ncalls; i++) {
@@ -211,7 +213,8 @@ void bg_gen_fortran_f08(struct out *o)
 {
     bg_emit(o, "! mpi_f08.f90 — module mpi_f08 (docs/fortran.md). %s\n", bg_generated);
     bg_emit(o, "MODULE mpi_f08\n  USE, INTRINSIC :: ISO_C_BINDING, ONLY: C_CHAR, C_SIZE_T, "
-               "C_DOUBLE\n  IMPLICIT NONE\n  PRIVATE :: C_CHAR, C_SIZE_T, C_DOUBLE\n");
+               "C_DOUBLE, C_FUNPTR, C_FUNLOC\n  IMPLICIT NONE\n"
+               "  PRIVATE :: C_CHAR, C_SIZE_T, C_DOUBLE, C_FUNPTR, C_FUNLOC\n");
     /* the handles: one INTEGER each, the Fortran handle of mpif.h and module mpi */
     for (int k = 0; k < NHANDLE_TYPES; k++)
         bg_emit(o, "  TYPE, BIND(C) :: MPI_%s\n    INTEGER :: MPI_VAL\n  END TYPE\n",
@@ -231,6 +234,8 @@ void bg_gen_fortran_f08(struct out *o)
     for (int k = 0; k < NHANDLE_TYPES; k++)
         bg_emit(o, "  PRIVATE :: loom_eq_%s, loom_ne_%s\n", bg_lower(handle_types[k]),
                 bg_lower(handle_types[k]));
+    bg_emit(o, "  ! the calls written by hand (src/fortran/): procedures, attribute values\n"
+               "  INCLUDE 'mpi_f08_hand_spec.h'\n");
 
     /* generic names: MPI_Xxx is MPI_Xxx_f08 and, when they can be told apart, MPI_Xxx_c_f08 */
     char sa[MAX_TEXT * 2], sb[MAX_TEXT * 2], name[128];
@@ -269,7 +274,7 @@ void bg_gen_fortran_f08(struct out *o)
         if (twin)
             bg_emit(o, "  PRIVATE :: %s_f08\n", twin->name);
     }
-    bg_emit(o, "CONTAINS\n");
+    bg_emit(o, "CONTAINS\n  INCLUDE 'mpi_f08_hand.h'\n");
     for (int k = 0; k < NHANDLE_TYPES; k++) {
         const char *t = handle_types[k], *l = bg_lower(t);
         char low[32];
