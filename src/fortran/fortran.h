@@ -13,19 +13,19 @@
 #include <stddef.h>
 #include "mpi.h"
 
-/* Room for the largest Fortran view of each (MPI_STATUSES_IGNORE is declared
- * (MPI_STATUS_SIZE, 1)); aligned for any of them. */
-#define LOOM_F_SENTINEL(name, words) extern LOOM_API MPI_Fint name[words];
+/* Each as large as its Fortran declaration (in mpif.h and both modules alike), so that the
+ * COMMON blocks and the definition agree: X(symbol, C element type, elements). */
+#define LOOM_F_SENTINEL(name, type, n) extern LOOM_API type name[n];
 #define LOOM_FOREACH_F_SENTINEL(X)                                                             \
-    X(loom_f_bottom_, 1)                                                                       \
-    X(loom_f_in_place_, 1)                                                                     \
-    X(loom_f_status_ignore_, MPI_F_STATUS_SIZE)                                                \
-    X(loom_f_statuses_ignore_, MPI_F_STATUS_SIZE)                                              \
-    X(loom_f_errcodes_ignore_, 1)                                                              \
-    X(loom_f_argv_null_, 1)                                                                    \
-    X(loom_f_argvs_null_, 1)                                                                   \
-    X(loom_f_unweighted_, 1)                                                                   \
-    X(loom_f_weights_empty_, 1)
+    X(loom_f_bottom_, MPI_Fint, 1)                                                             \
+    X(loom_f_in_place_, MPI_Fint, 1)                                                           \
+    X(loom_f_status_ignore_, MPI_Fint, MPI_F_STATUS_SIZE)                                      \
+    X(loom_f_statuses_ignore_, MPI_Fint, MPI_F_STATUS_SIZE)                                    \
+    X(loom_f_errcodes_ignore_, MPI_Fint, 1)                                                    \
+    X(loom_f_argv_null_, char, 1)                                                              \
+    X(loom_f_argvs_null_, char, 1)                                                             \
+    X(loom_f_unweighted_, MPI_Fint, 1)                                                         \
+    X(loom_f_weights_empty_, MPI_Fint, 1)
 LOOM_FOREACH_F_SENTINEL(LOOM_F_SENTINEL)
 
 /* A choice buffer: MPI_BOTTOM and MPI_IN_PLACE by their address, anything else as it is. */

@@ -232,7 +232,6 @@ static const char *const procedures[] = {
     "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_NULL_DELETE_FN", "MPI_TYPE_DUP_FN",
     "MPI_WIN_NULL_COPY_FN",  "MPI_WIN_NULL_DELETE_FN",  "MPI_WIN_DUP_FN",
     "MPI_NULL_COPY_FN",      "MPI_NULL_DELETE_FN",      "MPI_DUP_FN",
-    "MPI_CONVERSION_FN_NULL",
 };
 
 static void line(FILE *f, const char *text)
