@@ -240,15 +240,19 @@ static void gen_call(struct out *o, const struct call *c)
     const char *ret = sub ? "void" : c->ret;
 
     /* the conversion, once, given the C binding to call */
-    bg_emit(o, "\nstatic %s f_%s(__typeof__(%s) *fn", ret, lower + 4, c->name);
-    if (c->nparams - 0 > 0 || sub) {
-        struct out p = {0};
-        entry_params(&p, c, f, 0);
-        if (p.len)
-            bg_emit(o, ", %s", p.buf);
-        free(p.buf);
-    }
-    bg_emit(o, ")\n{\n");
+    struct out p = {0}, a = {0};
+    entry_params(&p, c, f, 0);
+    entry_params(&a, c, f, 1);
+    char prefix[96], name[136], fnparam[160];
+    snprintf(prefix, sizeof prefix, "static %s ", ret);
+    bg_emit(o, "\n");
+    snprintf(name, sizeof name, "f_%s", lower + 4);
+    snprintf(fnparam, sizeof fnparam, "__typeof__(%s) *fn%s", c->name, p.len ? ", " : "");
+    struct out all = {0};
+    bg_emit(&all, "%s%s", fnparam, p.len ? p.buf : "");
+    bg_emit_decl(o, prefix, name, all.buf, "");
+    free(all.buf);
+    bg_emit(o, "{\n");
     if (!sub) {
         bg_emit(o, "    return fn(");
         for (int i = 0; i < c->nparams; i++) {
@@ -277,15 +281,18 @@ static void gen_call(struct out *o, const struct call *c)
     }
 
     /* the two entry points */
-    struct out p = {0}, a = {0};
-    entry_params(&p, c, f, 0);
-    entry_params(&a, c, f, 1);
     const char *params = p.len ? p.buf : "void";
     const char *args = a.len ? a.buf : "";
-    bg_emit(o, "LOOM_API __attribute__((weak)) %s %s_(%s)\n{\n    %sf_%s(%s%s%s);\n}\n", ret,
-            lower, params, sub ? "" : "return ", lower + 4, c->name, a.len ? ", " : "", args);
-    bg_emit(o, "LOOM_API %s p%s_(%s)\n{\n    %sf_%s(P%s%s%s);\n}\n", ret, lower, params,
-            sub ? "" : "return ", lower + 4, c->name, a.len ? ", " : "", args);
+    snprintf(prefix, sizeof prefix, "LOOM_API __attribute__((weak)) %s ", ret);
+    snprintf(name, sizeof name, "%s_", lower);
+    bg_emit_decl(o, prefix, name, params, "");
+    bg_emit(o, "{\n    %sf_%s(%s%s%s);\n}\n", sub ? "" : "return ", lower + 4, c->name,
+            a.len ? ", " : "", args);
+    snprintf(prefix, sizeof prefix, "LOOM_API %s ", ret);
+    snprintf(name, sizeof name, "p%s_", lower);
+    bg_emit_decl(o, prefix, name, params, "");
+    bg_emit(o, "{\n    %sf_%s(P%s%s%s);\n}\n", sub ? "" : "return ", lower + 4, c->name,
+            a.len ? ", " : "", args);
     free(p.buf);
     free(a.buf);
 }
