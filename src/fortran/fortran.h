@@ -19,6 +19,7 @@
 #define LOOM_FOREACH_F_SENTINEL(X)                                                             \
     X(loom_f_bottom_, MPI_Fint, 1)                                                             \
     X(loom_f_in_place_, MPI_Fint, 1)                                                           \
+    X(loom_f_buffer_automatic_, MPI_Fint, 1)                                                   \
     X(loom_f_status_ignore_, MPI_Fint, MPI_F_STATUS_SIZE)                                      \
     X(loom_f_statuses_ignore_, MPI_Fint, MPI_F_STATUS_SIZE)                                    \
     X(loom_f_errcodes_ignore_, MPI_Fint, 1)                                                    \
@@ -28,13 +29,16 @@
     X(loom_f_weights_empty_, MPI_Fint, 1)
 LOOM_FOREACH_F_SENTINEL(LOOM_F_SENTINEL)
 
-/* A choice buffer: MPI_BOTTOM and MPI_IN_PLACE by their address, anything else as it is. */
+/* A choice buffer: MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC (MPI_Buffer_attach) by
+ * their address, anything else as it is. */
 static inline void *loom__fortran_buf(const void *p)
 {
     if (p == (const void *)loom_f_bottom_)
         return MPI_BOTTOM;
     if (p == (const void *)loom_f_in_place_)
         return MPI_IN_PLACE;
+    if (p == (const void *)loom_f_buffer_automatic_)
+        return MPI_BUFFER_AUTOMATIC;
     return (void *)p;
 }
 static inline int loom__fortran_status_ignored(const MPI_Fint *s)

@@ -1,10 +1,11 @@
 ! f90_conversions.f90: the conversions of the generated entry points, each seen from
 ! Fortran (use mpi): 1-based indices (Waitany, Waitsome), arrays of handles (a struct type,
 ! MPI_Alltoallw's datatypes, whose length is the communicator's size), LOGICAL arrays
-! (Cart_create, Cart_get, Cart_sub), CHARACTER in and out (Info), the sentinels MPI_BOTTOM
-! and MPI_UNWEIGHTED, and the hand-written calls: attributes (MPI_TAG_UB, a keyval copied by
-! MPI_COMM_DUP_FN) and an error handler written in Fortran. Every rank checks what it gets;
-! a mismatch aborts the job. State in the subroutine's locals (compiled -frecursive).
+! (Cart_create, Cart_get, Cart_sub), CHARACTER in and out (Info), the sentinels MPI_BOTTOM,
+! MPI_BUFFER_AUTOMATIC and MPI_UNWEIGHTED, and the hand-written calls: attributes
+! (MPI_TAG_UB, a keyval copied by MPI_COMM_DUP_FN) and an error handler written in Fortran.
+! Every rank checks what it gets; a mismatch aborts the job. State in the subroutine's
+! locals (compiled -frecursive).
 program f90conversions
   call run()
 end program
@@ -63,6 +64,16 @@ subroutine run()
   call check(outcount == 1 .and. indices(1) == 1 .and. a(1) == 11, 'MPI_Waitsome indices')
   call MPI_Waitany(2, reqs, idx, MPI_STATUS_IGNORE, ierr)
   call check(idx == MPI_UNDEFINED, 'MPI_Waitany on null requests')
+
+  ! MPI_BUFFER_AUTOMATIC by its address: buffered sends without a buffer of one's own
+  call MPI_Buffer_attach(MPI_BUFFER_AUTOMATIC, 0, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Buffer_attach(MPI_BUFFER_AUTOMATIC)')
+  call MPI_Bsend(rank + 5, 1, MPI_INTEGER, rank, 4, MPI_COMM_WORLD, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Bsend into the automatic buffer')
+  call MPI_Recv(n, 1, MPI_INTEGER, rank, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call check(n == rank + 5, 'MPI_Bsend data')
+  call MPI_Buffer_detach(val, n, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Buffer_detach')
 
   ! a struct type from an array of datatypes, and the array read back
   blens = [1, 1]

@@ -169,6 +169,7 @@ static const struct constant constants[] = {
     C(MPI_WIN_FLAVOR_SHARED)
     C(MPI_WIN_SEPARATE)
     C(MPI_WIN_UNIFIED)
+    C(MPIX_COMM_TYPE_PHYSICAL_TOPOLOGY)
     /* the status: MPI_STATUS_SIZE integers, MPI_SOURCE... are Fortran's 1-based indexes */
     {"MPI_STATUS_SIZE", MPI_F_STATUS_SIZE},
     {"MPI_SOURCE", MPI_F_SOURCE + 1},
@@ -198,6 +199,13 @@ static const struct handle handles[] = {
     H(MPI_COMM_NULL, 0) H(MPI_DATATYPE_NULL, 0) H(MPI_GROUP_NULL, 0) H(MPI_REQUEST_NULL, 0)
     H(MPI_OP_NULL, 0) H(MPI_INFO_NULL, 0) H(MPI_ERRHANDLER_NULL, 0) H(MPI_MESSAGE_NULL, 0)
     H(MPI_SESSION_NULL, 0) H(MPI_WIN_NULL, 0)
+    /* the Fortran types gfortran lacks (REAL(2)): MPI_DATATYPE_NULL, as the standard allows */
+#ifdef MPI_REAL2
+    H(MPI_REAL2, 0)
+#endif
+#ifdef MPI_COMPLEX4
+    H(MPI_COMPLEX4, 0)
+#endif
 #ifdef LOOM_FOREACH_FIXED_FHANDLE
     LOOM_FOREACH_FIXED_FHANDLE(H)
 #endif
@@ -214,6 +222,7 @@ static const struct {
 } sentinels[] = {
     {"MPI_BOTTOM", "INTEGER %s", NULL, "loom_f_bottom"},
     {"MPI_IN_PLACE", "INTEGER %s", NULL, "loom_f_in_place"},
+    {"MPI_BUFFER_AUTOMATIC", "INTEGER %s", NULL, "loom_f_buffer_automatic"},
     {"MPI_STATUS_IGNORE", "INTEGER %s(MPI_STATUS_SIZE)", "TYPE(MPI_Status) %s",
      "loom_f_status_ignore"},
     {"MPI_STATUSES_IGNORE", "INTEGER %s(MPI_STATUS_SIZE,1)", "TYPE(MPI_Status) %s(1)",
