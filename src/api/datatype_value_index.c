@@ -1,8 +1,9 @@
 /* api/datatype_value_index.c — MPI_Type_get_value_index (MPI 4.1, section 6.9.4): the
  * predefined value-index pair type that MPI_MINLOC and MPI_MAXLOC take, for a value type and
  * an index type. The pairs loom has are C's, all with an int index (MPI_FLOAT_INT ...
- * MPI_LONG_DOUBLE_INT, MPI_2INT); for any other combination, derived types included, there is
- * none and the answer is MPI_DATATYPE_NULL, which is not an error. */
+ * MPI_LONG_DOUBLE_INT, MPI_2INT), and Fortran's, whose index has the value's type
+ * (MPI_2REAL, MPI_2DOUBLE_PRECISION, MPI_2INTEGER); for any other combination, derived types
+ * included, there is none and the answer is MPI_DATATYPE_NULL, which is not an error. */
 #include "api/api.h"
 #include "dt/dt.h"
 
@@ -22,15 +23,21 @@ int loom__mpi_type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_t
     if (pair_type == NULL)
         return FAIL(fn, MPI_ERR_ARG, "pair_type is NULL");
     static const struct {
-        MPI_Datatype value, pair;
+        MPI_Datatype value, index, pair;
     } pairs[] = {
-        {MPI_FLOAT, MPI_FLOAT_INT}, {MPI_DOUBLE, MPI_DOUBLE_INT},
-        {MPI_LONG, MPI_LONG_INT},   {MPI_INT, MPI_2INT},
-        {MPI_SHORT, MPI_SHORT_INT}, {MPI_LONG_DOUBLE, MPI_LONG_DOUBLE_INT},
+        {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},
+        {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
+        {MPI_LONG, MPI_INT, MPI_LONG_INT},
+        {MPI_INT, MPI_INT, MPI_2INT},
+        {MPI_SHORT, MPI_INT, MPI_SHORT_INT},
+        {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+        {MPI_REAL, MPI_REAL, MPI_2REAL},
+        {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
+        {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER},
     };
     *pair_type = MPI_DATATYPE_NULL;
-    for (size_t i = 0; index_type == MPI_INT && i < sizeof pairs / sizeof pairs[0]; i++)
-        if (pairs[i].value == value_type)
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (pairs[i].value == value_type && pairs[i].index == index_type)
             *pair_type = pairs[i].pair;
     return MPI_SUCCESS;
 }

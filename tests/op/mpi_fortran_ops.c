@@ -133,6 +133,18 @@ static void pairs(void)
     OK(MPI_Reduce_local(i, j, 2, MPI_2INTEGER, MPI_MAXLOC));
     CHECK(j[0] == -1 && j[1] == 3 && j[2] == 7 && j[3] == 1);
     CHECK_INT(MPI_Reduce_local(i, j, 2, MPI_2INTEGER, MPI_SUM), MPI_ERR_OP);
+    /* the pair type of a value and an index type */
+    MPI_Datatype p;
+    OK(MPI_Type_get_value_index(MPI_REAL, MPI_REAL, &p));
+    CHECK(p == MPI_2REAL);
+    OK(MPI_Type_get_value_index(MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, &p));
+    CHECK(p == MPI_2DOUBLE_PRECISION);
+    OK(MPI_Type_get_value_index(MPI_INTEGER, MPI_INTEGER, &p));
+    CHECK(p == MPI_2INTEGER);
+    OK(MPI_Type_get_value_index(MPI_REAL, MPI_INT, &p));
+    CHECK(p == MPI_DATATYPE_NULL);
+    OK(MPI_Type_get_value_index(MPI_INT, MPI_INTEGER, &p));
+    CHECK(p == MPI_DATATYPE_NULL);
 }
 
 /* Across the ranks: rank r gives value r % 2 (ties) and index r; plus a derived type. */
