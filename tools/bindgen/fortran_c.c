@@ -261,14 +261,20 @@ static void gen_call(struct out *o, const struct call *c)
         }
         bg_emit(o, ");\n}\n");
     } else {
+        /* a call that allocates (arrays, strings) first notes in loom_err whether it could */
         int allocs = 0;
-        bg_emit(o, "    int loom_err = 0; /* 1: out of memory before the call */\n");
+        struct out pre = {0};
         for (int i = 0; i < c->nparams; i++)
-            emit_pre(o, &f[i], &allocs);
+            emit_pre(&pre, &f[i], &allocs);
+        if (allocs)
+            bg_emit(o, "    int loom_err = 0; /* 1: out of memory before the call */\n");
+        if (pre.len)
+            bg_emit(o, "%s", pre.buf);
+        free(pre.buf);
         if (allocs)
             bg_emit(o, "    loom_err = loom_err ? loom__fortran_nomem(\"%s\") : ", c->name);
         else
-            bg_emit(o, "    loom_err = ");
+            bg_emit(o, "    int loom_err = ");
         bg_emit(o, "fn(");
         for (int i = 0; i < c->nparams; i++) {
             bg_emit(o, "%s", i ? ", " : "");
