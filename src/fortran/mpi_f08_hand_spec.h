@@ -133,6 +133,12 @@
   INTERFACE MPI_Session_create_errhandler
     MODULE PROCEDURE MPI_Session_create_errhandler_f08
   END INTERFACE
+  INTERFACE MPI_Status_f2f08
+    MODULE PROCEDURE MPI_Status_f2f08_f08
+  END INTERFACE
+  INTERFACE MPI_Status_f082f
+    MODULE PROCEDURE MPI_Status_f082f_f08
+  END INTERFACE
   INTERFACE MPI_Grequest_start
     MODULE PROCEDURE MPI_Grequest_start_f08
   END INTERFACE
@@ -141,4 +147,4 @@
   PRIVATE :: MPI_Type_set_attr_f08, MPI_Type_get_attr_f08, MPI_Win_set_attr_f08
   PRIVATE :: MPI_Win_get_attr_f08, MPI_Comm_create_errhandler_f08
   PRIVATE :: MPI_Win_create_errhandler_f08, MPI_Session_create_errhandler_f08
-  PRIVATE :: MPI_Grequest_start_f08
+  PRIVATE :: MPI_Grequest_start_f08, MPI_Status_f2f08_f08, MPI_Status_f082f_f08

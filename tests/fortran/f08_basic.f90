@@ -41,7 +41,8 @@ subroutine run()
   integer(kind=MPI_COUNT_KIND) :: bigcount
   type(MPI_Comm) :: newcomm
   type(MPI_Op) :: op
-  type(MPI_Status) :: status, sts(2)
+  type(MPI_Status) :: status, status2, sts(2)
+  integer :: fstatus(MPI_STATUS_SIZE)
   type(MPI_Request) :: reqs(2)
   double precision :: t1, t2, pair(2), best(2), expect
   logical :: flag, lval
@@ -67,6 +68,13 @@ subroutine run()
   call check(status%MPI_ERROR == MPI_SUCCESS .or. .true., 'status error')
   call MPI_Get_count(status, MPI_INTEGER, n)
   call check(n == 2, 'MPI_Get_count')
+  call MPI_Status_f082f(status, fstatus)
+  call check(fstatus(MPI_SOURCE) == left .and. fstatus(MPI_TAG) == 10 + left, 'f082f')
+  fstatus(MPI_TAG) = 77
+  call MPI_Status_f2f08(fstatus, status2)
+  call check(status2%MPI_SOURCE == left .and. status2%MPI_TAG == 77, 'f2f08')
+  call MPI_Get_count(status2, MPI_INTEGER, n)
+  call check(n == 2, 'MPI_Get_count after f2f08')
   call MPI_Get_count(status, MPI_INTEGER, bigcount) ! the _c form, by the kind of count
   call check(bigcount == 2_MPI_COUNT_KIND, 'MPI_Get_count_c')
   call MPI_Sendrecv(sbuf, 1, MPI_INTEGER, right, 5, rbuf, 1, MPI_INTEGER, left, 5, &
