@@ -39,7 +39,9 @@ subroutine run()
   integer :: ierr, rank, nproc, left, right, i, n, cls, ival, color, srank, ssize, rlen
   integer :: sbuf(2), rbuf(2)
   integer(kind=MPI_COUNT_KIND) :: bigcount
-  type(MPI_Comm) :: newcomm
+  integer(kind=MPI_ADDRESS_KIND) :: attr
+  integer :: key
+  type(MPI_Comm) :: newcomm, comm1
   type(MPI_Op) :: op
   type(MPI_Status) :: status, status2, sts(2)
   integer :: fstatus(MPI_STATUS_SIZE)
@@ -149,6 +151,24 @@ subroutine run()
   call check(cname == merge('evens', 'odds ', color == 0) .and. rlen == 5 - color, 'name')
   call MPI_Comm_free(newcomm)
   call check(newcomm == MPI_COMM_NULL, 'MPI_Comm_free')
+
+  ! attributes from mpi_f08: a predefined one, and one copied by MPI_COMM_DUP_FN
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, attr, flag)
+  call check(flag .and. attr >= 32767, 'MPI_TAG_UB')
+  call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, key, 0_MPI_ADDRESS_KIND)
+  call MPI_Comm_dup(MPI_COMM_WORLD, comm1)
+  call MPI_Comm_set_attr(comm1, key, 500_MPI_ADDRESS_KIND + rank)
+  call MPI_Comm_dup(comm1, newcomm)
+  attr = 0
+  call MPI_Comm_get_attr(newcomm, key, attr, flag)
+  call check(flag .and. attr == 500 + rank, 'attribute copied by MPI_COMM_DUP_FN')
+  call MPI_Comm_free(newcomm)
+  call MPI_Comm_delete_attr(comm1, key)
+  call MPI_Comm_get_attr(comm1, key, attr, flag)
+  call check(.not. flag, 'MPI_Comm_delete_attr')
+  call MPI_Comm_free(comm1)
+  call MPI_Comm_free_keyval(key)
+  call check(key == MPI_KEYVAL_INVALID, 'MPI_Comm_free_keyval')
 
   call MPI_Get_processor_name(pname, rlen)
   call check(rlen > 0 .and. pname(1:rlen) /= ' ', 'MPI_Get_processor_name')
