@@ -28,6 +28,12 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/loomConfig.cmake
               ${PROJECT_BINARY_DIR}/cmake/loomConfigVersion.cmake
         DESTINATION ${LOOM_CMAKE_DIR})
 
+# The Fortran bindings (docs/fortran.md): mpif.h, the files it and the modules were made
+# from, mpi.mod and mpi_f08.mod, beside mpi.h (gfortran finds all of them with -I).
+if(LOOM_FORTRAN)
+  install(FILES ${LOOM_FORTRAN_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endif()
+
 # The .pc files name absolute paths, so they are written at install time, when the prefix is
 # known (`cmake --install build --prefix P` changes it after configuration):
 # cmake/install_pc.cmake runs inside the install script, with the values of this build set

@@ -19,6 +19,14 @@ struct walk_note {
     char expr[256];     /* set: the valid value; bad: "EXPR:CLASS" */
 };
 
+/* An `@fortran` line after a prototype: what its C prototype cannot tell the Fortran bindings
+ * (fortran_types.c says what each means). */
+struct fortran_note {
+    char kind[12];  /* "logical", "drop", "len", "index" */
+    char name[64];  /* the parameter */
+    char expr[192]; /* drop: the C value; len: the array's length; index: the count of entries */
+};
+
 struct call {
     char ret[64];            /* return type: "int", "double", "MPI_Aint" */
     char name[96];           /* MPI_Xxx */
@@ -33,6 +41,12 @@ struct call {
     char walk_skip[256];     /* `@walk skip REASON`: not walked, and why */
     struct walk_note notes[MAX_NOTES];
     int nnotes;
+    /* `@fortran skip REASON` (no Fortran binding in MPI 4.1) or `@fortran hand REASON`
+     * (written by hand in src/fortran/): generated Fortran bindings leave the call out */
+    char fortran_skip[192];
+    int fortran_hand;
+    struct fortran_note fnotes[MAX_NOTES];
+    int nfnotes;
     /* the big-count call MPI_Xxx_c whose implementation this int call shares (its arguments
      * only widen: bigcount.c), NULL when it has its own */
     const struct call *shares;
@@ -76,6 +90,52 @@ void bg_gen_list(struct out *o);
 const char *bg_impl_params(const struct call *c);
 /* walk.c */
 void bg_gen_walk(struct out *o);
+/* fortran_types.c: how each parameter crosses from Fortran to C (docs/fortran.md) */
+enum fkind {
+    FK_VAL,         /* int, MPI_Aint, MPI_Count by value: Fortran passes its address */
+    FK_LOGICAL,     /* an int by value that Fortran declares LOGICAL */
+    FK_PTR,         /* int, MPI_Aint, MPI_Count results or arrays: the same memory */
+    FK_LOGICAL_PTR, /* an int result (or array) that Fortran declares LOGICAL */
+    FK_INDEX,       /* an index result (or array of them): 0-based in C, 1-based in Fortran */
+    FK_HANDLE,      /* a handle by value: MPI_Fint -> C */
+    FK_HANDLE_PTR,  /* a handle through a pointer: in, out or both */
+    FK_HANDLE_ARR,  /* an array of handles, its length in `expr` */
+    FK_STATUS,      /* MPI_Status *: MPI_F_STATUS_SIZE integers, or MPI_STATUS_IGNORE */
+    FK_STATUS_IN,   /* const MPI_Status * */
+    FK_STATUSES,    /* an array of statuses (length in `expr`), or MPI_STATUSES_IGNORE */
+    FK_BUF,         /* a choice buffer: MPI_BOTTOM and MPI_IN_PLACE recognised */
+    FK_STR_IN,      /* CHARACTER in: blanks trimmed, NUL added */
+    FK_STR_OUT,     /* CHARACTER out: copied back, padded with blanks */
+    FK_DROP,        /* not in the Fortran binding: C gets `expr` */
+};
+struct fparam {
+    enum fkind kind;
+    const struct param *p;
+    const char *ctype;  /* the entry point's element type: MPI_Fint, MPI_Aint, MPI_Count */
+    int is_const;       /* the C parameter is const (an input array or string) */
+    int array;          /* 0: a scalar, 1: an array, 3: an array of int[3] (ranges) */
+    const char *handle; /* handle kinds: the type after MPI_ (Comm, Datatype...) */
+    const char *conv;   /* handle kinds: the name in loom__mpi_X_f2c (comm, type...) */
+    const char *expr;   /* FK_DROP: the value; arrays of handles or statuses, FK_INDEX
+                         * arrays: the length, a C expression on the entry point's
+                         * parameters (pointers: `*count`) */
+};
+/* 1 if loom-bindgen writes the call's Fortran bindings (not skipped, not hand-written) */
+int bg_fortran_generated(const struct call *c);
+/* Classify c's parameters into f (c->nparams entries); stops on a type without a rule. */
+void bg_fortran_params(const struct call *c, struct fparam *f);
+/* The Fortran declaration of a parameter's type, without its name: f08 selects the mpi_f08
+ * types (TYPE(MPI_Comm), TYPE(MPI_Status)); `dims` gets "", "(*)", "(3,*)"... */
+const char *bg_fortran_type(const struct fparam *f, int f08, const char **dims);
+/* lower-case copy of a name (mpi_send), in a static buffer */
+const char *bg_lower(const char *name);
+
+/* fortran_c.c: the Fortran entry points mpi_xxx_ and pmpi_xxx_ (docs/fortran.md) */
+void bg_gen_fortran_c(struct out *o);
+void bg_gen_fortran_list(struct out *o);
+/* fortran_mod.c: interfaces of module mpi, procedures of module mpi_f08 */
+void bg_gen_fortran_mpi(struct out *o);
+void bg_gen_fortran_f08(struct out *o);
 
 extern const char bg_generated[];
 #endif

@@ -6,6 +6,9 @@
  *   --bindings  definitions of PMPI_Xxx and the weak MPI_Xxx, each calling loom__mpi_xxx
  *   --list      the names of the calls, one per line
  *   --walk      a test program that calls every call with each bad argument it takes
+ *   --fortran-c   the Fortran entry points mpi_xxx_ and pmpi_xxx_ (C, part of libloom)
+ *   --fortran-mpi the source of module mpi; --fortran-f08 the source of module mpi_f08
+ *   --fortran-list the Fortran entry points, one per line (mpi_send_)
  * A build tool: it runs on the build machine, reads loom's own input, and stops with a
  * message naming the file and line on anything it does not understand. */
 #include <stdio.h>
@@ -20,7 +23,10 @@ int main(int argc, char **argv)
         void (*gen)(struct out *);
     } kinds[] = {{"--proto", bg_gen_proto},       {"--impl", bg_gen_impl},
                  {"--bindings", bg_gen_bindings}, {"--list", bg_gen_list},
-                 {"--walk", bg_gen_walk}};
+                 {"--walk", bg_gen_walk},         {"--fortran-c", bg_gen_fortran_c},
+                 {"--fortran-mpi", bg_gen_fortran_mpi},
+                 {"--fortran-f08", bg_gen_fortran_f08},
+                 {"--fortran-list", bg_gen_fortran_list}};
     enum { NKINDS = sizeof kinds / sizeof kinds[0] };
     const char *path[NKINDS] = {0};
     int i = 1;
@@ -34,7 +40,9 @@ int main(int argc, char **argv)
     }
     if (i >= argc || argv[i][0] == '-') {
         fprintf(stderr, "usage: loom-bindgen [--proto H] [--impl H] [--bindings C] [--list F] "
-                        "[--walk C] FILE.api...\n");
+                        "[--walk C] [--fortran-c C] [--fortran-mpi F90] [--fortran-f08 F90] "
+                        "[--fortran-list F] "
+                        "FILE.api...\n");
         return 2;
     }
     for (; i < argc; i++)

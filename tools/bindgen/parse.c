@@ -21,6 +21,7 @@ int bg_ncalls;
 static char *sections[MAX_CALLS], *files[MAX_CALLS];
 static int nsections, nfiles;
 static char section_skip[256]; /* `@walk skip` of the section being read, "" if none */
+static char section_fskip[192]; /* `@fortran skip` of the section being read, "" if none */
 
 void bg_die(const char *file, int line, const char *fmt, ...)
 {
@@ -163,6 +164,7 @@ static void add_call(const char *text, const char *section, const char *file, in
             bg_die(file, line, "%s described twice", c->name);
     c->section = section;
     snprintf(c->walk_skip, sizeof c->walk_skip, "%s", section_skip);
+    snprintf(c->fortran_skip, sizeof c->fortran_skip, "%s", section_fskip);
     parse_params(c);
     bg_ncalls++;
 }
@@ -212,6 +214,56 @@ static void add_walk_note(char *s, const char *section, const char *file, int li
     c->nnotes++;
 }
 
+/* `@fortran skip REASON`, `@fortran hand REASON`, `@fortran logical NAME`,
+ * `@fortran drop NAME=EXPR`, `@fortran len NAME=EXPR`, `@fortran index NAME=EXPR` for the
+ * call just read; `@fortran skip REASON` before the first prototype of a section, for all its
+ * calls (fortran_types.c says what each means). */
+static void add_fortran_note(char *s, const char *section, const char *file, int line)
+{
+    if (bg_ncalls == 0 || bg_calls[bg_ncalls - 1].section != section) {
+        if (strncmp(s, "skip ", 5) != 0)
+            bg_die(file, line, "only `@fortran skip` may stand before a section's prototypes");
+        snprintf(section_fskip, sizeof section_fskip, "%s", trim(s + 5));
+        return;
+    }
+    struct call *c = &bg_calls[bg_ncalls - 1];
+    if (strncmp(s, "skip ", 5) == 0 || strncmp(s, "hand ", 5) == 0) {
+        c->fortran_hand = s[0] == 'h';
+        snprintf(c->fortran_skip, sizeof c->fortran_skip, "%s", trim(s + 5));
+        return;
+    }
+    if (c->nfnotes == MAX_NOTES)
+        bg_die(file, line, "%s: too many @fortran notes", c->name);
+    struct fortran_note *n = &c->fnotes[c->nfnotes];
+    char *sp = strchr(s, ' ');
+    if (!sp)
+        bg_die(file, line, "@fortran what? %s", s);
+    *sp = '\0';
+    char *rest = trim(sp + 1);
+    /* an index array needs the count of its entries; a scalar index, LOGICAL nothing */
+    int want_expr = strcmp(s, "drop") == 0 || strcmp(s, "len") == 0;
+    if (strcmp(s, "logical") != 0 && strcmp(s, "drop") != 0 && strcmp(s, "len") != 0 &&
+        strcmp(s, "index") != 0)
+        bg_die(file, line, "@fortran %s: not skip, hand, logical, drop, len or index", s);
+    snprintf(n->kind, sizeof n->kind, "%s", s);
+    char *eq = strchr(rest, '=');
+    if (want_expr && !eq)
+        bg_die(file, line, "@fortran %s %s: expected NAME=EXPR", s, rest);
+    if (!eq != (strcmp(s, "logical") == 0) && strcmp(s, "index") != 0)
+        bg_die(file, line, "@fortran %s %s: expected NAME", s, rest);
+    if (eq) {
+        *eq = '\0';
+        snprintf(n->expr, sizeof n->expr, "%s", trim(eq + 1));
+    }
+    snprintf(n->name, sizeof n->name, "%s", trim(rest));
+    int known = 0;
+    for (int i = 0; i < c->nparams; i++)
+        known |= strcmp(c->param[i].name, n->name) == 0;
+    if (!known)
+        bg_die(file, line, "@fortran: %s has no parameter %s", c->name, n->name);
+    c->nfnotes++;
+}
+
 void bg_read_api(const char *file)
 {
     FILE *f = fopen(file, "r");
@@ -232,9 +284,12 @@ void bg_read_api(const char *file)
             if (strncmp(s, "@section ", 9) == 0) {
                 section = sections[nsections++] = strdup(trim(s + 9));
                 section_skip[0] = '\0';
+                section_fskip[0] = '\0';
             }
             else if (strncmp(s, "@walk ", 6) == 0)
                 add_walk_note(trim(s + 6), section, file, lineno);
+            else if (strncmp(s, "@fortran ", 9) == 0)
+                add_fortran_note(trim(s + 9), section, file, lineno);
             else
                 bg_die(file, lineno, "unknown directive: %s", s);
             continue;
