@@ -1,14 +1,17 @@
 ! f08_basic.f90: the Fortran 2008 binding (use mpi_f08) end to end: handle types, TYPE
 ! (MPI_Status), LOGICAL and CHARACTER arguments, IERROR given and omitted. Every rank checks
-! what it gets; a mismatch aborts the job. The state is in the subroutine's locals
-! (compiled -frecursive): a main program's variables are static, one copy for every rank.
+! what it gets; a mismatch aborts the job. The program also keeps state in a main program's
+! variable and a module's SAVE variable, which the privatization plugin gives to each rank.
 program f08basic
-  call run()
+  implicit none
+  integer :: mine = -7 ! a main program's variable: static, and per rank
+  call run(mine)
 end program
 
 module f08_ops
   use mpi_f08
   implicit none
+  integer, save :: calls = 0 ! a module's SAVE variable: per rank
 contains
   ! a user operation: elementwise a + b + 1 on INTEGERs, commutative
   subroutine combine(invec, inoutvec, len, datatype)
@@ -32,10 +35,11 @@ contains
   end subroutine
 end module
 
-subroutine run()
+subroutine run(mine)
   use mpi_f08
   use f08_ops
   implicit none
+  integer, intent(inout) :: mine ! the main program's variable
   integer :: ierr, rank, nproc, left, right, i, n, cls, ival, color, srank, ssize, rlen
   integer :: sbuf(2), rbuf(2)
   integer(kind=MPI_COUNT_KIND) :: bigcount
@@ -57,6 +61,14 @@ subroutine run()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nproc, ierr)
   call check(rank >= 0 .and. rank < nproc, 'rank')
+  ! per-rank state: each rank writes its own, all meet, each reads its own back
+  call check(mine == -7 .and. calls == 0, 'main program and module variables start fresh')
+  mine = 11 * rank
+  calls = rank + 1
+  call MPI_Barrier(MPI_COMM_WORLD)
+  call check(mine == 11 * rank, 'main program variable per rank')
+  call check(calls == rank + 1, 'module SAVE variable per rank')
+  call MPI_Barrier(MPI_COMM_WORLD)
   right = mod(rank + 1, nproc)
   left = mod(rank + nproc - 1, nproc)
 

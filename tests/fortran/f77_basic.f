@@ -1,7 +1,8 @@
 ! f77_basic.f: the Fortran 77 binding (include 'mpif.h') end to end.
-! Every rank checks what it gets; a mismatch aborts the job. All the
-! state is in subroutine locals (compiled -frecursive): a main
-! program's variables would be one copy shared by every rank.
+! Every rank checks what it gets; a mismatch aborts the job. The
+! program also keeps state where F77 codes keep it, in a COMMON block,
+! a SAVEd local and a DATA-initialized local (subroutine perrank),
+! which the privatization plugin gives to each rank.
       program f77basic
       call run()
       end
@@ -43,6 +44,7 @@
       call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
       call MPI_COMM_SIZE(MPI_COMM_WORLD, nproc, ierr)
       call check(rank .ge. 0 .and. rank .lt. nproc, 'rank')
+      call perrank(rank)
       right = mod(rank + 1, nproc)
       left = mod(rank + nproc - 1, nproc)
 
@@ -182,3 +184,42 @@
       call MPI_FINALIZE(ierr)
       call check(ierr .eq. MPI_SUCCESS, 'MPI_Finalize')
       end
+
+! Per-rank state: each rank writes its rank into a COMMON block and
+! calls counter rank+1 times, then all meet and each checks that it
+! reads its own values. Shared by the ranks, the COMMON block would hold
+! the last writer's rank and the counter the calls of every rank.
+      subroutine perrank(rank)
+      include 'mpif.h'
+      integer rank, ierr, k, calls, first
+      integer crank, csum
+      common /f77state/ crank, csum
+      crank = rank
+      csum = 0
+      do k = 1, rank + 1
+         call counter(1, calls, first)
+         csum = csum + calls
+      end do
+      call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+      call counter(0, calls, first)
+      call check(crank .eq. rank, 'COMMON per rank')
+      call check(csum .eq. (rank + 1) * (rank + 2) / 2, 'SAVE sum')
+      call check(calls .eq. rank + 1, 'SAVE per rank')
+      call check(first .eq. 1000 + rank + 1, 'DATA per rank')
+      call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+      end
+
+! op 1: count a call; then give the count (SAVE, from 0) and the
+! DATA-initialized value (1000, plus one per call)
+      subroutine counter(op, calls, first)
+      integer op, calls, first, ncalls, nfirst
+      save ncalls
+      data ncalls /0/, nfirst /1000/
+      if (op .eq. 1) then
+         ncalls = ncalls + 1
+         nfirst = nfirst + 1
+      end if
+      calls = ncalls
+      first = nfirst
+      end
+

@@ -1,10 +1,16 @@
 ! f90_basic.f90: the Fortran 90 binding (use mpi) end to end, with the module's explicit
-! interfaces. Every rank checks what it gets; a mismatch aborts the job. The state is in
-! the subroutine's locals (compiled -frecursive): a main program's variables are static,
-! one copy for every rank.
+! interfaces. Every rank checks what it gets; a mismatch aborts the job. The program also
+! keeps state in module variables (f90_state), which the privatization plugin gives to each
+! rank.
 program f90basic
   call run()
 end program
+
+module f90_state
+  implicit none
+  integer :: myrank = -1           ! initialized module variable
+  integer, allocatable :: seen(:)  ! allocated by each rank, to its own size
+end module
 
 module f90_ops
   implicit none
@@ -32,6 +38,7 @@ end subroutine
 subroutine run()
   use mpi
   use f90_ops
+  use f90_state
   implicit none
   integer :: ierr, rank, nproc, left, right, i, n, cls, ival, newcomm, color, srank, ssize
   integer :: rlen, op
@@ -47,6 +54,17 @@ subroutine run()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nproc, ierr)
   call check(rank >= 0 .and. rank < nproc, 'rank')
+  ! per-rank module variables: each rank writes its own, all meet, each reads its own back
+  call check(myrank == -1 .and. .not. allocated(seen), 'module variables start fresh')
+  myrank = rank
+  allocate(seen(rank + 1))
+  seen = rank
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  call check(myrank == rank, 'module variable per rank')
+  call check(size(seen) == rank + 1, 'module allocatable per rank')
+  call check(all(seen == rank), 'module allocatable contents per rank')
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  deallocate(seen) ! (the rank's copy goes with the rank: docs/privatize.md)
   right = mod(rank + 1, nproc)
   left = mod(rank + nproc - 1, nproc)
 

@@ -4,8 +4,7 @@
 ! (Cart_create, Cart_get, Cart_sub), CHARACTER in and out (Info), the sentinels MPI_BOTTOM,
 ! MPI_BUFFER_AUTOMATIC and MPI_UNWEIGHTED, and the hand-written calls: attributes
 ! (MPI_TAG_UB, a keyval copied by MPI_COMM_DUP_FN) and an error handler written in Fortran.
-! Every rank checks what it gets; a mismatch aborts the job. State in the subroutine's
-! locals (compiled -frecursive).
+! Every rank checks what it gets; a mismatch aborts the job.
 program f90conversions
   call run()
 end program
