@@ -8,17 +8,6 @@
 #include "api/fortran_callbacks.h"
 #include "fortran/fortran.h"
 
-/* Both names of one entry point: `body` is the function that does the work. */
-#define LOOM_F_ENTRY(lower, params, args)                                                      \
-    LOOM_API __attribute__((weak)) void mpi_##lower##_ params                                  \
-    {                                                                                          \
-        lower args;                                                                            \
-    }                                                                                          \
-    LOOM_API void pmpi_##lower##_ params                                                       \
-    {                                                                                          \
-        lower args;                                                                            \
-    }
-
 /* ---- user operations ---- */
 static void op_create(loom_f_user_function *f, const MPI_Fint *commute, MPI_Fint *op,
                       MPI_Fint *ierror)

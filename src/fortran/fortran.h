@@ -77,4 +77,16 @@ int loom__fortran_nomem(const char *fn);
 /* The length of the datatype arrays of an alltoallw on Fortran communicator `comm`. */
 enum { LOOM_F_ALLTOALLW, LOOM_F_NEIGHBOR_OUT, LOOM_F_NEIGHBOR_IN };
 int loom__fortran_ntypes(MPI_Fint comm, int which);
+/* Both names of an entry point written by hand: the static function `lower` does the work;
+ * mpi_xxx_ is weak, like the generated ones (a profiling tool's replaces it), pmpi_xxx_ not. */
+#define LOOM_F_ENTRY(lower, params, args)                                                      \
+    LOOM_API __attribute__((weak)) void mpi_##lower##_ params                                  \
+    {                                                                                          \
+        lower args;                                                                            \
+    }                                                                                          \
+    LOOM_API void pmpi_##lower##_ params                                                       \
+    {                                                                                          \
+        lower args;                                                                            \
+    }
+
 #endif

@@ -192,6 +192,16 @@ subroutine run(mine)
   call check(cls == MPI_ERR_RANK, 'bad rank class')
   call MPI_Send(ival, 1, MPI_INTEGER, nproc, 0, MPI_COMM_WORLD)
 
+  ! MPI_SIZEOF, its ierror given and omitted
+  block
+    integer :: bytes
+    real(kind=16) :: q(2)
+    call MPI_Sizeof(q, bytes, ierr)
+    call check(bytes == 16 .and. ierr == MPI_SUCCESS, 'MPI_Sizeof(real(16) array)')
+    call MPI_Sizeof(t1, bytes)
+    call check(bytes == 8, 'MPI_Sizeof(double precision), ierror omitted')
+  end block
+
   t2 = MPI_Wtime()
   call check(t2 >= t1, 'MPI_Wtime')
   call check(MPI_Wtick() > 0d0, 'MPI_Wtick')

@@ -164,6 +164,10 @@
       call MPI_COMM_FREE(newcomm, ierr)
       call check(newcomm .eq. MPI_COMM_NULL, 'MPI_Comm_free')
 
+! MPI_F_SYNC_REG on a buffer a nonblocking call wrote (mpif.h's form)
+      call MPI_F_SYNC_REG(w)
+      call check(w(1) .eq. left + 100, 'MPI_F_SYNC_REG')
+
       call MPI_GET_PROCESSOR_NAME(pname, rlen, ierr)
       call check(rlen .gt. 0 .and. pname(1:rlen) .ne. ' ', 'procname')
 

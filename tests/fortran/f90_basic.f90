@@ -160,6 +160,28 @@ subroutine run()
   call MPI_Error_class(ierr, cls, i)
   call check(cls == MPI_ERR_RANK, 'bad rank class')
 
+  ! MPI_SIZEOF on scalars and arrays of several types; MPI_F_SYNC_REG on a buffer
+  block
+    integer :: bytes
+    double precision :: grid(3, 2)
+    integer(kind=8) :: i8
+    complex :: cx(4)
+    logical(kind=1) :: l1
+    call MPI_Sizeof(grid, bytes, ierr)
+    call check(bytes == 8 .and. ierr == MPI_SUCCESS, 'MPI_Sizeof(double precision array)')
+    call MPI_Sizeof(i8, bytes, ierr)
+    call check(bytes == 8, 'MPI_Sizeof(integer(8))')
+    call MPI_Sizeof(cx, bytes, ierr)
+    call check(bytes == 8, 'MPI_Sizeof(complex array)')
+    call MPI_Sizeof(l1, bytes, ierr)
+    call check(bytes == 1, 'MPI_Sizeof(logical(1))')
+    call MPI_Sizeof(rank, bytes, ierr)
+    call check(bytes == 4, 'MPI_Sizeof(integer)')
+    grid = 1d0
+    call MPI_F_sync_reg(grid)
+    call check(all(grid == 1d0), 'MPI_F_SYNC_REG keeps the buffer')
+  end block
+
   t2 = MPI_Wtime()
   call check(t2 >= t1, 'MPI_Wtime')
   t2 = MPI_Wtick()

@@ -98,7 +98,8 @@ static int is_c_form(const struct call *c)
 void bg_gen_fortran_mpi(struct out *o)
 {
     bg_emit(o, "! mpi_module.f90 — module mpi (docs/fortran.md). %s\n", bg_generated);
-    bg_emit(o, "MODULE mpi\n  IMPLICIT NONE\n  INCLUDE 'mpi_consts.h'\n"
+    bg_emit(o, "MODULE mpi\n  USE loom_mpi_sizeof ! MPI_SIZEOF, MPI_F_SYNC_REG (src/fortran)\n"
+               "  IMPLICIT NONE\n  INCLUDE 'mpi_consts.h'\n"
                "  INCLUDE 'mpi_sentinels.h'\n"
                "  ! the calls written by hand (src/fortran/): procedures, attribute values\n"
                "  INCLUDE 'mpi_hand.h'\n");
@@ -212,7 +213,8 @@ enum { NHANDLE_TYPES = sizeof handle_types / sizeof handle_types[0] };
 void bg_gen_fortran_f08(struct out *o)
 {
     bg_emit(o, "! mpi_f08.f90 — module mpi_f08 (docs/fortran.md). %s\n", bg_generated);
-    bg_emit(o, "MODULE mpi_f08\n  USE, INTRINSIC :: ISO_C_BINDING, ONLY: C_CHAR, C_SIZE_T, "
+    bg_emit(o, "MODULE mpi_f08\n  USE loom_mpi_sizeof ! MPI_SIZEOF, MPI_F_SYNC_REG (src/fortran)\n"
+               "  USE, INTRINSIC :: ISO_C_BINDING, ONLY: C_CHAR, C_SIZE_T, "
                "C_DOUBLE, C_FUNPTR, C_FUNLOC\n  IMPLICIT NONE\n"
                "  PRIVATE :: C_CHAR, C_SIZE_T, C_DOUBLE, C_FUNPTR, C_FUNLOC\n");
     /* the handles: one INTEGER each, the Fortran handle of mpif.h and module mpi */
