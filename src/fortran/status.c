@@ -8,28 +8,12 @@ static void status_f2f08(const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fin
 {
     *ierror = loom__mpi_status_f2f08(f_status, (MPI_F08_status *)f08_status);
 }
-LOOM_API __attribute__((weak)) void mpi_status_f2f08_(const MPI_Fint *f_status,
-                                                      MPI_Fint *f08_status, MPI_Fint *ierror)
-{
-    status_f2f08(f_status, f08_status, ierror);
-}
-LOOM_API void pmpi_status_f2f08_(const MPI_Fint *f_status, MPI_Fint *f08_status,
-                                 MPI_Fint *ierror)
-{
-    status_f2f08(f_status, f08_status, ierror);
-}
+LOOM_F_ENTRY(status_f2f08, (const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fint *ierror),
+             (f_status, f08_status, ierror))
 
 static void status_f082f(const MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror)
 {
     *ierror = loom__mpi_status_f082f((const MPI_F08_status *)f08_status, f_status);
 }
-LOOM_API __attribute__((weak)) void mpi_status_f082f_(const MPI_Fint *f08_status,
-                                                      MPI_Fint *f_status, MPI_Fint *ierror)
-{
-    status_f082f(f08_status, f_status, ierror);
-}
-LOOM_API void pmpi_status_f082f_(const MPI_Fint *f08_status, MPI_Fint *f_status,
-                                 MPI_Fint *ierror)
-{
-    status_f082f(f08_status, f_status, ierror);
-}
+LOOM_F_ENTRY(status_f082f, (const MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror),
+             (f08_status, f_status, ierror))
