@@ -11,6 +11,8 @@
 #ifndef LOOM_FORTRAN_H
 #define LOOM_FORTRAN_H
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include "mpi.h"
 
 /* Each as large as its Fortran declaration (in mpif.h and both modules alike), so that the
@@ -61,8 +63,25 @@ static inline int *loom__fortran_weights(const MPI_Fint *w)
 }
 
 /* n elements of `size` bytes, zeroed (at least one, so that NULL only means no memory);
- * the caller frees it. */
+ * the caller frees it. *
 void *loom__fortran_array(int n, size_t size);
+/* The same in `local` (the caller's automatic array of `room` bytes) when n elements fit, so
+ * that the calls made once per message or window (MPI_WAITALL, MPI_TESTSOME...) allocate
+ * nothing for the usual counts; give it back with loom__fortran_array_done. */
+enum { LOOM_F_LOCAL = 32 }; /* elements of an entry point's automatic arrays */
+static inline void *loom__fortran_array_in(void *local, size_t room, int n, size_t size)
+{
+    if (n >= 0 && (size_t)n * size <= room) {
+        memset(local, 0, (size_t)n * size);
+        return local;
+    }
+    return loom__fortran_array(n, size);
+}
+static inline void loom__fortran_array_done(void *a, void *local)
+{
+    if (a != local)
+        free(a);
+}
 /* A CHARACTER argument as a C string: trailing blanks gone, NUL added; NULL if no memory.
  * The caller frees it. */
 char *loom__fortran_cstr(const char *s, size_t len);

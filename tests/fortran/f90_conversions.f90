@@ -182,6 +182,29 @@ subroutine run()
   call MPI_Errhandler_free(eh, ierr)
   call MPI_Comm_free(comm, ierr)
 
+  ! arrays of requests and statuses longer than an entry point's automatic arrays (32): the
+  ! conversion takes memory of its own, with the same results
+  block
+    integer, parameter :: many = 40
+    integer :: big_reqs(2 * many), big_sts(MPI_STATUS_SIZE, 2 * many), vals(many), k
+    integer :: svals(many)
+    do k = 1, many
+      call MPI_Irecv(vals(k), 1, MPI_INTEGER, rank, k, MPI_COMM_WORLD, big_reqs(k), ierr)
+    end do
+    do k = 1, many
+      svals(k) = k * 3
+      call MPI_Isend(svals(k), 1, MPI_INTEGER, rank, k, MPI_COMM_WORLD, big_reqs(many + k), ierr)
+    end do
+    call MPI_Waitall(2 * many, big_reqs, big_sts, ierr)
+    call check(ierr == MPI_SUCCESS, 'MPI_Waitall of 80')
+    do k = 1, many
+      call check(vals(k) == k * 3, 'long waitall data')
+      call check(big_sts(MPI_TAG, k) == k .and. big_sts(MPI_SOURCE, k) == rank, &
+                 'long waitall statuses')
+    end do
+    call check(all(big_reqs == MPI_REQUEST_NULL), 'long waitall requests freed')
+  end block
+
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a)', 'f90_conversions: ok'
   call MPI_Finalize(ierr)

@@ -80,8 +80,9 @@ static void emit_pre(struct out *o, const struct fparam *x, int *allocs)
         break;
     case FK_HANDLE_ARR:
         bg_emit(o, "    int n_%s = %s;\n", n, x->expr);
-        bg_emit(o, "    MPI_%s *a_%s = loom__fortran_array(n_%s, sizeof *a_%s);\n", x->handle,
-                n, n, n);
+        bg_emit(o, "    MPI_%s l_%s[LOOM_F_LOCAL];\n", x->handle, n);
+        bg_emit(o, "    MPI_%s *a_%s = loom__fortran_array_in(l_%s, sizeof l_%s, n_%s, "
+                   "sizeof *a_%s);\n", x->handle, n, n, n, n, n);
         bg_emit(o, "    for (int k = 0; a_%s && k < n_%s; k++)\n", n, n);
         bg_emit(o, "        a_%s[k] = loom__mpi_%s_f2c(%s[k]);\n", n, x->conv, n);
         bg_emit(o, "    loom_err |= !a_%s;\n", n);
@@ -101,8 +102,10 @@ static void emit_pre(struct out *o, const struct fparam *x, int *allocs)
     case FK_STATUSES:
         bg_emit(o, "    int n_%s = %s;\n", n, x->expr);
         bg_emit(o, "    int ign_%s = loom__fortran_statuses_ignored(%s);\n", n, n);
+        bg_emit(o, "    MPI_Status l_%s[LOOM_F_LOCAL];\n", n);
         bg_emit(o, "    MPI_Status *a_%s = ign_%s ? MPI_STATUSES_IGNORE : "
-                   "loom__fortran_array(n_%s, sizeof(MPI_Status));\n", n, n, n);
+                   "loom__fortran_array_in(l_%s, sizeof l_%s, n_%s, sizeof(MPI_Status));\n",
+                n, n, n, n, n);
         bg_emit(o, "    loom_err |= !a_%s;\n", n);
         *allocs = 1;
         break;
@@ -190,7 +193,7 @@ static void emit_post(struct out *o, const struct fparam *x)
             bg_emit(o, "        if (a_%s[k] != loom__mpi_%s_f2c(%s[k]))\n", n, x->conv, n);
             bg_emit(o, "            %s[k] = loom__mpi_%s_c2f(a_%s[k]);\n", n, x->conv, n);
         }
-        bg_emit(o, "    free(a_%s);\n", n);
+        bg_emit(o, "    loom__fortran_array_done(a_%s, l_%s);\n", n, n);
         break;
     case FK_STATUS:
         bg_emit(o, "    if (c_%s != MPI_STATUS_IGNORE)\n", n);
@@ -201,7 +204,7 @@ static void emit_post(struct out *o, const struct fparam *x)
         bg_emit(o, "        for (int k = 0; a_%s && k < n_%s; k++)\n", n, n);
         bg_emit(o, "            loom__mpi_status_c2f(&a_%s[k], %s + k * MPI_F_STATUS_SIZE);\n",
                 n, n);
-        bg_emit(o, "        free(a_%s);\n    }\n", n);
+        bg_emit(o, "        loom__fortran_array_done(a_%s, l_%s);\n    }\n", n, n);
         break;
     case FK_LOGICAL_PTR:
         if (!x->array)
