@@ -63,7 +63,7 @@ static inline int *loom__fortran_weights(const MPI_Fint *w)
 }
 
 /* n elements of `size` bytes, zeroed (at least one, so that NULL only means no memory);
- * the caller frees it. *
+ * the caller frees it. */
 void *loom__fortran_array(int n, size_t size);
 /* The same in `local` (the caller's automatic array of `room` bytes) when n elements fit, so
  * that the calls made once per message or window (MPI_WAITALL, MPI_TESTSOME...) allocate
