@@ -25,6 +25,15 @@ int loom__pmi_init(int *rank, int *size, char *err, size_t errlen);
  * MPI_LOCALNRANKS, else 0 of 1). After loom__pmi_init. */
 int loom__pmi_local(int *local_rank, int *local_size, char *err, size_t errlen);
 
+/* The parser behind loom__pmi_local, apart for tests: mapping is a PMI_process_mapping value,
+ * "(vector,(node,count,size),...)": `count` nodes from `node` on, `size` consecutive ranks
+ * each; the blocks are dealt again from the first, in order, until the job's `size` ranks
+ * have a node (Hydra writes "(vector,(0,1,1))" for 3 processes on one host). Says how many
+ * ranks share rank's node and rank's index among them. 0, or -1 with err if mapping is not
+ * of that form or places no rank. */
+int loom__pmi_parse_mapping(const char *mapping, int rank, int size, int *local_rank,
+                            int *local_size, char *err, size_t errlen);
+
 /* The longest value the server accepts (from get_maxes), without the final NUL. */
 size_t loom__pmi_value_max(void);
 
