@@ -491,8 +491,10 @@ static int get_locked(const char *key, char *value, size_t len, char *err, size_
 {
     if (!connected("get", err, errlen) || check_word("get", "key", key, pmi.key_max, err, errlen))
         return -1;
+    char what[300]; /* errors name the key */
+    snprintf(what, sizeof(what), "get %s", key);
     if (req(err, errlen, "cmd=get kvsname=%s key=%s\n", pmi.kvs, key) ||
-        exchange("get", "get_result", err, errlen))
+        exchange(what, "get_result", err, errlen))
         return -1;
     /* The value is the rest of the line after "value=": it has no spaces by the put rule. */
     const char *v = strstr(pmi.reply, " value=");

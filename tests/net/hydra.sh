@@ -1,0 +1,79 @@
+#!/bin/sh
+# hydra.sh STEP — the PMI client under MPICH's Hydra (mpiexec.hydra), one step per ctest test:
+#   boot    3 node processes on this host (PMI_FD): puts, fence, gets, all 3 local
+#   port    the same with Hydra's -pmi-port (PMI_PORT + PMI_ID, the client connects)
+#   hosts   3 node processes on two "hosts" (localhost, 127.0.0.1, both started here by
+#           Hydra's fork launcher): loom__pmi_local agrees with Hydra's MPI_LOCALRANKID
+#   alone   the program started without a launcher: no PMI, and init says so
+#   abort   one of 3 calls loom__pmi_abort(3): Hydra ends the job with a nonzero status
+#           within the time limit, and the two others, blocked in a fence, are gone
+# Environment: NETT_HYDRA (mpiexec.hydra, empty when absent: SKIPPED), NETT_BOOT (pmi_boot),
+# NETT_WORK (a folder for this step).
+set -eu
+step=${1:?usage: hydra.sh STEP}
+. "$(dirname "$0")/../support/script_lib.sh" # fail, skip, run
+boot=${NETT_BOOT:?}
+work=$NETT_WORK/$step
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+# Nothing from the caller says this process was started by a launcher.
+unset PMI_FD PMI_PORT PMI_ID PMI_RANK PMI_SIZE MPI_LOCALRANKID MPI_LOCALNRANKS 2>/dev/null || true
+if [ "$step" != alone ] && [ -z "${NETT_HYDRA:-}" ]; then
+  skip "mpiexec.hydra (MPICH's launcher, package mpich) was not found"
+fi
+hydra=${NETT_HYDRA:-}
+
+# oks FILE N: N lines "node process r of N: ok", one for each r.
+oks() {
+  r=0
+  while [ "$r" -lt "$2" ]; do
+    grep -q "^node process $r of $2: ok" "$1" || fail "no 'node process $r of $2: ok' in:
+$(cat "$1")"
+    r=$((r + 1))
+  done
+}
+
+case $step in
+boot)
+  run timeout 60 "$hydra" -n 3 "$boot" job 3 local >out.txt || fail "the job ended with status $?: $(cat out.txt)"
+  oks out.txt 3 ;;
+port)
+  run timeout 60 "$hydra" -pmi-port -n 3 "$boot" job 3 local >out.txt ||
+    fail "the job ended with status $?: $(cat out.txt)"
+  oks out.txt 3 ;;
+hosts)
+  run timeout 60 "$hydra" -launcher fork -hosts localhost,127.0.0.1 -n 3 "$boot" job 3 >out.txt ||
+    fail "the job ended with status $?: $(cat out.txt)"
+  oks out.txt 3
+  # Hydra deals one process per host in turn: 0 and 2 on the first, 1 alone on the second.
+  grep -q "^node process 0 of 3: ok, local 0 of 2" out.txt || fail "process 0: $(cat out.txt)"
+  grep -q "^node process 1 of 3: ok, local 0 of 1" out.txt || fail "process 1: $(cat out.txt)"
+  grep -q "^node process 2 of 3: ok, local 1 of 2" out.txt || fail "process 2: $(cat out.txt)" ;;
+alone)
+  run "$boot" alone >out.txt || fail "pmi_boot alone ended with status $?: $(cat out.txt)"
+  grep -q "^alone: no PMI launcher" out.txt || fail "pmi_boot alone printed: $(cat out.txt)" ;;
+abort)
+  set +e
+  run timeout 60 "$hydra" -n 3 "$boot" abort 3 "$work" >out.txt 2>err.txt
+  status=$?
+  set -e
+  [ "$status" != 124 ] && [ "$status" != 137 ] ||
+    fail "the job did not end within 60 s after the abort: $(cat out.txt err.txt)"
+  [ "$status" != 0 ] || fail "the job ended with status 0 after an abort"
+  grep -q "aborted by node process 1 (exit code 3): node process 1 gives up" err.txt ||
+    fail "no abort message on stderr: $(cat err.txt)"
+  # The two others were blocked in a fence: the launcher must have ended them.
+  for r in 0 2; do
+    tries=0
+    # They may still be winding down for a moment after Hydra returns.
+    while [ -f "pid.$r" ] && kill -0 "$(cat "pid.$r")" 2>/dev/null; do
+      tries=$((tries + 1))
+      [ "$tries" -lt 100 ] || fail "node process $r ($(cat "pid.$r")) is still running after the abort"
+      sleep 0.1
+    done
+  done
+  ! grep -q "fence ended without" err.txt || fail "a fence ended without process 1: $(cat err.txt)" ;;
+*) fail "no step $step" ;;
+esac
+echo "hydra.sh $step: ok"
