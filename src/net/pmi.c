@@ -534,6 +534,12 @@ int loom__pmi_local(int *local_rank, int *local_size, char *err, size_t errlen)
     if (req(err, errlen, "cmd=get kvsname=%s key=PMI_process_mapping\n", pmi.kvs) ||
         send_req("local", err, errlen) || read_line("local", err, errlen))
         goto out;
+    char cmd[32];
+    if (!field(pmi.reply, "cmd", cmd, sizeof(cmd)) || strcmp(cmd, "get_result") != 0) {
+        seterr(err, errlen, "PMI local: the PMI server answered '%.200s', expected "
+                            "cmd=get_result", pmi.reply);
+        goto out;
+    }
     /* A server without the key answers rc!=0: then Hydra's variables, else alone. */
     long code;
     const char *v = strstr(pmi.reply, " value=");
