@@ -42,7 +42,7 @@
 /* The one client of this process.
  * `lock` serializes whole exchanges (request and reply): the header asks for one thread at a
  * time, and the lock turns a second caller into a wait rather than mixed lines on the wire.
- * Every field is read and written under `lock`, except the two that loom__pmi_abort reads
+ * Every field is read and written under `lock`, except those that loom__pmi_abort reads
  * without it (it may run on a thread while another holds `lock` blocked in a fence):
  *   abort_fd  the connection once init has completed, -1 otherwise: stored under `lock`
  *             (release, after rank and the handshake), loaded by abort (acquire);
@@ -54,8 +54,8 @@ static struct {
     int fd;                /* -1 when not connected */
     _Atomic int abort_fd;  /* fd once init is done; -1 before and after */
     _Atomic int wbusy;     /* 1 while a request line is being written */
-    _Atomic int abort_rank; /* rank, for abort's message; stored before abort_fd (relaxed,
-                               ordered by abort_fd's release) */
+    _Atomic int abort_rank; /* rank, for abort's message: stored (relaxed) before abort_fd's
+                               release store, read after abort's acquire load of it */
     int rank, size;
     size_t key_max, val_max; /* without the NUL */
     char kvs[KVS_CAP + 1];
@@ -620,7 +620,9 @@ _Noreturn void loom__pmi_abort(int code, const char *msg)
     (void)write_all(2, line, at);
     if (fd >= 0) {
         /* Wait up to about a second for a request line being written to end, so that ours
-         * does not land inside it; past that, write anyway (the job must end). */
+         * does not land inside it; past that, write anyway (the job must end). An abort that
+         * races with finalize may write to a descriptor just closed: the write then fails,
+         * and the process exits all the same. */
         struct timespec ms = {0, 1000000};
         int taken = 0;
         for (int i = 0; i < 1000 && !(taken = !loom__exchange_acq_rel(&pmi.wbusy, 1)); i++)
