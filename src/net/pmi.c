@@ -619,6 +619,11 @@ _Noreturn void loom__pmi_abort(int code, const char *msg)
         line[at++] = '\n';
     (void)write_all(2, line, at);
     if (fd >= 0) {
+        /* Hydra ends the job as soon as the abort line arrives, and what this process wrote
+         * to stderr but its proxy has not yet forwarded is lost with it: give the proxy a
+         * moment to pass the message on (it usually does; nothing here can make sure). */
+        struct timespec pause = {0, 100000000};
+        nanosleep(&pause, NULL);
         /* Wait up to about a second for a request line being written to end, so that ours
          * does not land inside it; past that, write anyway (the job must end). An abort that
          * races with finalize may write to a descriptor just closed: the write then fails,
