@@ -337,8 +337,9 @@ static int init_locked(int *rank, int *size, char *err, size_t errlen)
         r = (int)env_num("PMI_RANK");
         s = (int)env_num("PMI_SIZE");
         if (fd < 0 || r < 0 || s < 1) {
-            seterr(err, errlen, "PMI init: PMI_FD, PMI_RANK and PMI_SIZE must be numbers "
-                                "(the launcher set PMI_FD='%.20s' PMI_RANK='%.20s' PMI_SIZE='%.20s')",
+            seterr(err, errlen,
+                   "PMI init: PMI_FD, PMI_RANK and PMI_SIZE must be numbers (the launcher set "
+                   "PMI_FD='%.20s' PMI_RANK='%.20s' PMI_SIZE='%.20s')",
                    getenv("PMI_FD"), getenv("PMI_RANK") ? getenv("PMI_RANK") : "",
                    getenv("PMI_SIZE") ? getenv("PMI_SIZE") : "");
             return -1;

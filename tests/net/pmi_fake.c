@@ -209,7 +209,8 @@ static void test_fd_session(void)
     big[sizeof(big) - 1] = '\0';
     static const struct step script[] = {
         INIT_STEPS,
-        {"cmd=put kvsname=kvs_test_0 key=addr-1 value=00ff", "cmd=put_result rc=0 msg=success\n", 0, 0},
+        {"cmd=put kvsname=kvs_test_0 key=addr-1 value=00ff",
+         "cmd=put_result rc=0 msg=success\n", 0, 0},
         {"cmd=barrier_in", "cmd=barrier_out\n", 0, 3},
         {"cmd=get kvsname=kvs_test_0 key=addr-0",
          "cmd=get_result rc=0 msg=success value=abcdef\n", 0, 2},
@@ -217,7 +218,8 @@ static void test_fd_session(void)
          "cmd=get_result rc=-1 msg=key_nokey_not_found value=unknown\n", 0, 0},
         {"cmd=get kvsname=kvs_test_0 key=addr-0",
          "cmd=get_result rc=0 msg=success value=abcdef\n", 0, 0},
-        {"cmd=put kvsname=kvs_test_0 key=refused", "cmd=put_result rc=-1 msg=duplicate_key\n", WHOLE, 0},
+        {"cmd=put kvsname=kvs_test_0 key=refused", "cmd=put_result rc=-1 msg=duplicate_key\n",
+         WHOLE, 0},
         {"cmd=get kvsname=kvs_test_0 key=PMI_process_mapping",
          "cmd=get_result rc=0 msg=success value=(vector,(0,2,1))\n", 0, 0},
         {"cmd=finalize", "cmd=finalize_ack\n", 0, 0},
@@ -274,10 +276,12 @@ static void test_closed(void)
     /* A server that closes at once, and one that answers out of turn. */
     static const struct step gone[] = {{"cmd=init", NULL, CLOSE, 0}, {NULL, NULL, 0, 0}};
     start_fd_server(&s, &th, gone, 0, 1);
-    expect_err(loom__pmi_init(&rank, &size, err, sizeof(err)), err, "PMI init: the PMI server closed");
+    expect_err(loom__pmi_init(&rank, &size, err, sizeof(err)), err,
+               "PMI init: the PMI server closed");
     CHECK(pthread_join(th, NULL) == 0);
     static const struct step odd[] = {
-        {"cmd=init", "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=-2 msg=too_old\n", 0, 0},
+        {"cmd=init", "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=-2 msg=too_old\n",
+         0, 0},
         {NULL, NULL, 0, 0}};
     start_fd_server(&s, &th, odd, 0, 1);
     expect_err(loom__pmi_init(&rank, &size, err, sizeof(err)), err, "too_old");
@@ -322,7 +326,8 @@ static void test_port(void)
     setenv("MPI_LOCALNRANKS", "3", 1);
     CHECK(loom__pmi_present() == 1);
     static const struct step script[] = {
-        {"cmd=initack pmiid=5", "cmd=initack\ncmd=set size=7\ncmd=set rank=5\ncmd=set debug=0\n", WHOLE, 0},
+        {"cmd=initack pmiid=5",
+         "cmd=initack\ncmd=set size=7\ncmd=set rank=5\ncmd=set debug=0\n", WHOLE, 0},
         INIT_STEPS,
         {"cmd=get kvsname=kvs_test_0 key=PMI_process_mapping",
          "cmd=get_result rc=-1 msg=key_PMI_process_mapping_not_found value=unknown\n", 0, 0},
@@ -349,7 +354,8 @@ static void test_port(void)
 
     /* Nobody listens there any more: the error names the server. */
     setenv("PMI_PORT", text, 1);
-    expect_err(loom__pmi_init(&rank, &size, err, sizeof(err)), err, "cannot connect to the PMI server");
+    expect_err(loom__pmi_init(&rank, &size, err, sizeof(err)), err,
+               "cannot connect to the PMI server");
     setenv("PMI_PORT", "nocolon", 1);
     expect_err(loom__pmi_init(&rank, &size, err, sizeof(err)), err, "is not host:port");
 }
