@@ -106,6 +106,9 @@ struct loom_fabric {
     pthread_mutex_t rma_lock;
     struct fab_read *reads;    /* every live read */
     struct fab_read *pending, *pending_tail; /* FIFO of reads with pieces not yet posted */
+    /* How often the provider was busy: reads refused whole (loom__fabric_read returned 1) and
+     * reads queued with pieces left for poll. Under rma_lock; read by tests. */
+    unsigned long reads_busy, reads_queued;
 
     /* Keys for memory registrations when the provider does not choose them (no
      * FI_MR_PROV_KEY): unique per endpoint. Atomic: any thread exposes. */

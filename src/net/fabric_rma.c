@@ -127,6 +127,7 @@ int loom__fabric_read(struct loom_fabric *f, int peer, void *local, size_t len, 
     /* Reads queued before this one go first: a new read behind them is "busy". */
     int rc = f->pending ? -FI_EAGAIN : post_pieces(f, r);
     if (r->posted == 0) {
+        f->reads_busy += rc == -FI_EAGAIN;
         pthread_mutex_unlock(&f->rma_lock);
         if (rc != -FI_EAGAIN)
             snprintf(err, errlen, "loom__fabric_read: %s", r->why);
@@ -140,6 +141,7 @@ int loom__fabric_read(struct loom_fabric *f, int peer, void *local, size_t len, 
         f->reads->prev = r;
     f->reads = r;
     if (rc == -FI_EAGAIN) {
+        f->reads_queued++;
         if (f->pending_tail)
             f->pending_tail->next_pending = r;
         else

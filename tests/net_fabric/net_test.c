@@ -5,6 +5,7 @@
 #include "net/fabric_impl.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,9 +106,13 @@ static void on_read_done(void *arg, void *ctx)
     t->reads_done++;
 }
 
+void (*nt_on_error_hook)(void *ctx);
+
 static void on_error(void *arg, void *ctx, int peer, const char *why)
 {
     struct nt *t = arg;
+    if (nt_on_error_hook)
+        nt_on_error_hook(ctx);
     fprintf(stderr, "process %d: on_error(peer %d): %s\n", t->rank, peer, why);
     CHECK(why && *why);
     t->error_peer = peer;
@@ -190,6 +195,21 @@ void nt_drain(struct nt *t)
     (void)held;
 }
 
+void nt_oob_barrier(struct nt *t)
+{
+    char c = 'b';
+    full_write(t->up, &c, 1);
+    /* Keep polling meanwhile: with manual progress a peer's reads of this process's memory
+     * are served only while it polls. */
+    struct pollfd pfd = {.fd = t->down, .events = POLLIN};
+    double give_up = nt_now() + NT_GIVE_UP;
+    while (poll(&pfd, 1, 0) == 0) {
+        nt_poll(t);
+        CHECK(nt_now() < give_up);
+    }
+    full_read(t->down, &c, 1);
+}
+
 static int child(int rank, int P, int up, int down, size_t msg_max, int nrecv, int nslots,
                  int threading, void (*body)(struct nt *))
 {
@@ -198,6 +218,8 @@ static int child(int rank, int P, int up, int down, size_t msg_max, int nrecv, i
     t.P = P;
     t.nslots = nslots;
     t.error_peer = -2;
+    t.up = up;
+    t.down = down;
     struct loom_fabric_handlers h = {&t, on_recv, on_read_done, on_error};
     char err[256];
     if (loom__fabric_open_threading(msg_max, nrecv, nslots, &h, threading, &t.f, err,
@@ -263,12 +285,25 @@ int nt_job(int P, size_t msg_max, int nrecv, int nslots, int threading,
         CHECK_INT(l, len);
         full_read(up[r][0], names + len * (size_t)r, len);
     }
-    for (int r = 0; r < P; r++) {
+    for (int r = 0; r < P; r++)
         full_write(down[r][1], names, len * (size_t)P);
+    free(names);
+    /* Then serve nt_oob_barrier until a child closes its pipe (by exiting). */
+    for (int open = 1; open;) {
+        for (int r = 0; r < P && open; r++) {
+            char c;
+            ssize_t n;
+            while ((n = read(up[r][0], &c, 1)) < 0 && errno == EINTR)
+                ;
+            open = n == 1;
+        }
+        for (int r = 0; r < P && open; r++)
+            full_write(down[r][1], "b", 1);
+    }
+    for (int r = 0; r < P; r++) {
         close(down[r][1]);
         close(up[r][0]);
     }
-    free(names);
     int bad = 0;
     for (int r = 0; r < P; r++) {
         int st;

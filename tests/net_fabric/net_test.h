@@ -49,6 +49,7 @@ struct nt {
     int error_peer;
     int reads_done;
     int slot_waits;       /* times a slot was not there: exhaustion was met */
+    int up, down;         /* the pipes to and from the parent */
 };
 
 /* Run body(nt) in P forked processes with their endpoints open (msg_max, nrecv, nslots) and
@@ -56,6 +57,9 @@ struct nt {
  * 0 if every process exited 0. */
 int nt_job(int P, size_t msg_max, int nrecv, int nslots, int threading,
            void (*body)(struct nt *));
+
+/* When set, on_error passes it the ctx it was given. */
+extern void (*nt_on_error_hook)(void *ctx);
 
 /* One poll; a broken queue fails the test. */
 int nt_poll(struct nt *t);
@@ -65,6 +69,9 @@ void nt_wait(struct nt *t, const int *flag, int want, const char *what);
 void nt_send(struct nt *t, int peer, const void *msg, size_t len);
 /* Every process reaches phase before any leaves it. */
 void nt_barrier(struct nt *t, int phase);
+/* A barrier through the parent's pipes, for when the fabric between two processes is down;
+ * polls the endpoint while it waits. */
+void nt_oob_barrier(struct nt *t);
 /* Poll until every send slot is back: every send of this process has completed. */
 void nt_drain(struct nt *t);
 /* Seconds since an arbitrary start (for give-ups only). */
