@@ -102,7 +102,8 @@ static void swap_names(struct ep *eps, int n, int wfd, int rfd, int me)
     for (int i = 0; i < n; i++) {
         char names[2][256];
         size_t len = loom__fabric_name(eps[i].f, names[me], sizeof names[me]);
-        if (write(wfd, &len, sizeof len) != sizeof len || write(wfd, names[me], len) != (ssize_t)len)
+        if (write(wfd, &len, sizeof len) != sizeof len ||
+            write(wfd, names[me], len) != (ssize_t)len)
             die("pipe", "write");
         size_t plen;
         if (read(rfd, &plen, sizeof plen) != sizeof plen || plen != len ||

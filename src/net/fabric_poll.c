@@ -34,6 +34,8 @@ static void read_done(struct loom_fabric *f, struct fab_read *r, const char *why
 static void completed(struct loom_fabric *f, const struct fi_cq_data_entry *e)
 {
     struct fab_op *op = e->op_context;
+    if (!op)
+        return; /* nothing of loom's: every operation loom posts carries a context */
     switch (op->kind) {
     case FAB_OP_RECV: {
         struct fab_recv *r = (struct fab_recv *)op;
