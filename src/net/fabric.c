@@ -161,9 +161,9 @@ static int objects(struct loom_fabric *f, const char **what)
     return fi_enable(f->ep);
 }
 
-int loom__fabric_open_threading(size_t msg_max, int nrecv, int nslots,
-                                const struct loom_fabric_handlers *h, int threading,
-                                struct loom_fabric **out, char *err, size_t errlen)
+int loom__fabric_open_with(size_t msg_max, int nrecv, int nslots,
+                           const struct loom_fabric_handlers *h, int threading, uint64_t mr_extra,
+                           struct loom_fabric **out, char *err, size_t errlen)
 {
     *out = NULL;
     if (msg_max == 0 || nrecv < 1 || nslots < 1 || !h || !h->on_recv || !h->on_read_done ||
@@ -191,7 +191,7 @@ int loom__fabric_open_threading(size_t msg_max, int nrecv, int nslots,
     struct fi_info *info = f->info;
     snprintf(f->provider, sizeof f->provider, "%s", info->fabric_attr->prov_name);
     f->serialize = info->domain_attr->threading != FI_THREAD_SAFE || threading != FI_THREAD_SAFE;
-    f->mr_mode = info->domain_attr->mr_mode;
+    f->mr_mode = info->domain_attr->mr_mode | mr_extra;
     size_t limit = info->ep_attr->max_msg_size;
     f->msg_max = msg_max;
     if (f->msg_max > limit)
@@ -255,8 +255,7 @@ int loom__fabric_open_threading(size_t msg_max, int nrecv, int nslots,
 int loom__fabric_open(size_t msg_max, int nrecv, int nslots, const struct loom_fabric_handlers *h,
                       struct loom_fabric **out, char *err, size_t errlen)
 {
-    return loom__fabric_open_threading(msg_max, nrecv, nslots, h, FI_THREAD_SAFE, out, err,
-                                       errlen);
+    return loom__fabric_open_with(msg_max, nrecv, nslots, h, FI_THREAD_SAFE, 0, out, err, errlen);
 }
 
 static void close_fid(struct fid *fid)

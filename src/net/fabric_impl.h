@@ -151,9 +151,11 @@ void loom__fabric_read_finish(struct loom_fabric *f, struct fab_read *r);
 /* Free every live read without reporting it (close). */
 void loom__fabric_reads_free(struct loom_fabric *f);
 
-/* Open with a given domain threading level first (FI_THREAD_SAFE in loom__fabric_open); tests
- * use FI_THREAD_DOMAIN to run the serialized path on a provider that offers both. */
-int loom__fabric_open_threading(size_t msg_max, int nrecv, int nslots,
-                                const struct loom_fabric_handlers *h, int threading,
-                                struct loom_fabric **out, char *err, size_t errlen);
+/* loom__fabric_open with a given domain threading level first (FI_THREAD_SAFE in
+ * loom__fabric_open) and FI_MR_* bits to handle as if the provider had asked for them (0 in
+ * loom__fabric_open). Tests use FI_THREAD_DOMAIN to run the serialized path, and FI_MR_LOCAL to
+ * run the registration of local buffers, on providers that need neither. */
+int loom__fabric_open_with(size_t msg_max, int nrecv, int nslots,
+                           const struct loom_fabric_handlers *h, int threading, uint64_t mr_extra,
+                           struct loom_fabric **out, char *err, size_t errlen);
 #endif

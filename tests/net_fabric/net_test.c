@@ -107,6 +107,7 @@ static void on_read_done(void *arg, void *ctx)
 }
 
 void (*nt_on_error_hook)(void *ctx);
+uint64_t nt_mr_extra;
 
 static void on_error(void *arg, void *ctx, int peer, const char *why)
 {
@@ -222,8 +223,8 @@ static int child(int rank, int P, int up, int down, size_t msg_max, int nrecv, i
     t.down = down;
     struct loom_fabric_handlers h = {&t, on_recv, on_read_done, on_error};
     char err[256];
-    if (loom__fabric_open_threading(msg_max, nrecv, nslots, &h, threading, &t.f, err,
-                                    sizeof err)) {
+    if (loom__fabric_open_with(msg_max, nrecv, nslots, &h, threading, nt_mr_extra, &t.f, err,
+                               sizeof err)) {
         fprintf(stderr, "process %d: %s\n", rank, err);
         return 1;
     }
@@ -243,8 +244,13 @@ static int child(int rank, int P, int up, int down, size_t msg_max, int nrecv, i
     }
     free(names);
     if (rank == 0)
-        printf("provider %s, msg_max %zu\n", loom__fabric_provider(t.f),
-               loom__fabric_msg_max(t.f));
+        printf("provider %s, msg_max %zu, mr_mode%s%s%s%s%s, %s\n", loom__fabric_provider(t.f),
+               loom__fabric_msg_max(t.f), t.f->mr_mode & FI_MR_LOCAL ? " local" : "",
+               t.f->mr_mode & FI_MR_VIRT_ADDR ? " virt_addr" : "",
+               t.f->mr_mode & FI_MR_ALLOCATED ? " allocated" : "",
+               t.f->mr_mode & FI_MR_PROV_KEY ? " prov_key" : "",
+               t.f->mr_mode & FI_MR_ENDPOINT ? " endpoint" : "",
+               t.f->serialize ? "serialized" : "thread-safe");
     body(&t);
     loom__fabric_close(t.f);
     return 0;

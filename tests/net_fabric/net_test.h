@@ -58,6 +58,8 @@ struct nt {
 int nt_job(int P, size_t msg_max, int nrecv, int nslots, int threading,
            void (*body)(struct nt *));
 
+/* FI_MR_* bits the endpoints handle as if the provider asked for them (0: none). */
+extern uint64_t nt_mr_extra;
 /* When set, on_error passes it the ctx it was given. */
 extern void (*nt_on_error_hook)(void *ctx);
 

@@ -2,7 +2,9 @@
  * length from 0 to msg_max, a burst of 1000 messages each way with few send slots (slots run
  * out and come back), RMA reads of 8 MiB, of 1 byte and of a buffer at an odd address.
  * argv[2] "domain" opens the endpoints at FI_THREAD_DOMAIN, which runs every libfabric call
- * under the endpoint's own lock (what loom does with providers that are not thread-safe). */
+ * under the endpoint's own lock (what loom does with providers that are not thread-safe);
+ * "local" handles FI_MR_LOCAL as if the provider asked for it: slots and receive buffers
+ * registered once, each read's local buffer registered for the read, descriptors passed. */
 #include "net_test.h"
 #include "net/fabric_impl.h"
 
@@ -220,6 +222,9 @@ static void body(struct nt *t)
 int main(int argc, char **argv)
 {
     int P = argc > 1 ? atoi(argv[1]) : 2;
-    int threading = argc > 2 && !strcmp(argv[2], "domain") ? FI_THREAD_DOMAIN : FI_THREAD_SAFE;
+    const char *how = argc > 2 ? argv[2] : "";
+    int threading = !strcmp(how, "domain") ? FI_THREAD_DOMAIN : FI_THREAD_SAFE;
+    if (!strcmp(how, "local"))
+        nt_mr_extra = FI_MR_LOCAL;
     return nt_job(P, MSG_MAX, 8, NSLOTS, threading, body);
 }
