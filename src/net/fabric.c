@@ -39,7 +39,8 @@ static struct fi_info *make_hints(int threading)
         return NULL;
     hints->ep_attr->type = FI_EP_RDM;
     hints->caps = FI_MSG | FI_RMA | FI_READ | FI_REMOTE_READ;
-    hints->mode = 0;
+    /* Each operation's context has room for the provider's use (struct fab_op). */
+    hints->mode = FI_CONTEXT | FI_CONTEXT2;
     hints->tx_attr->msg_order = FI_ORDER_SAS;
     hints->rx_attr->msg_order = FI_ORDER_SAS;
     hints->domain_attr->threading = threading;

@@ -17,10 +17,13 @@
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 
-/* Every context handed to libfabric begins with one of these, so that poll tells a receive, a
- * send slot and a read apart from the completion's op_context alone. */
+/* Every context handed to libfabric is one of these, at the start of what it stands for, so
+ * that poll tells a receive, a send slot and a piece of a read apart from the completion's
+ * op_context alone. Each operation in flight has its own (a read has one per piece): fi is the
+ * provider's scratch space for providers that ask for it (FI_CONTEXT, FI_CONTEXT2 modes). */
 enum fab_op_kind { FAB_OP_RECV = 1, FAB_OP_SEND, FAB_OP_READ };
 struct fab_op {
+    struct fi_context2 fi;
     enum fab_op_kind kind;
 };
 
@@ -41,11 +44,17 @@ struct fab_slot {
     int peer;
 };
 
-/* One loom__fabric_read: its pieces share this context. Every field but the constants (peer,
- * local, len, addr, key, ctx, mr, desc) is under fabric.rma_lock. Freed by whoever sees the
- * read finished (nothing in flight and all posted, or failed): poll, or the posting thread. */
-struct fab_read {
+/* One piece of a read: the context of its fi_read. */
+struct fab_read;
+struct fab_piece {
     struct fab_op op;
+    struct fab_read *read;
+};
+
+/* One loom__fabric_read. Every field but the constants (peer, local, len, addr, key, ctx, mr,
+ * desc, pieces) is under fabric.rma_lock. Freed by whoever sees the read finished (nothing in
+ * flight and all posted, or failed): poll, or the posting thread. */
+struct fab_read {
     int peer;
     char *local;
     size_t len;
@@ -59,6 +68,7 @@ struct fab_read {
     char why[160];
     struct fab_read *prev, *next;  /* fabric.reads: every live read, for close */
     struct fab_read *next_pending; /* fabric.pending: reads with pieces left to post */
+    struct fab_piece pieces[];     /* one per piece_max bytes */
 };
 
 struct loom_fabric {

@@ -46,7 +46,7 @@ static void completed(struct loom_fabric *f, const struct fi_cq_data_entry *e)
         loom__fabric_slot_free(f, (int)((struct fab_slot *)op - f->slots));
         break;
     case FAB_OP_READ:
-        read_done(f, (struct fab_read *)op, NULL);
+        read_done(f, ((struct fab_piece *)op)->read, NULL);
         break;
     }
 }
@@ -92,7 +92,7 @@ static int failed(struct loom_fabric *f, char *err, size_t errlen)
         break;
     }
     case FAB_OP_READ:
-        read_done(f, (struct fab_read *)op, why);
+        read_done(f, ((struct fab_piece *)op)->read, why);
         break;
     }
     return 0;

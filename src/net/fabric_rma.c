@@ -1,7 +1,7 @@
 /* net/fabric_rma.c — memory peers may read, and reads of theirs.
  *
- * A read is cut into pieces of at most piece_max bytes, all with the same context (its
- * fab_read), and is reported once, when its last piece has landed. If the provider is busy at
+ * A read is cut into pieces of at most piece_max bytes, each with its own context pointing to
+ * the read (its fab_read), and is reported once, when its last piece has landed. If the provider is busy at
  * the first piece nothing is posted and the caller hears "busy"; if it is busy at a later one
  * the read waits on the pending queue and poll posts the rest, so a caller never sees half a
  * read. Reads are counted under rma_lock: the polling thread may see a piece complete while
@@ -52,7 +52,8 @@ static int post_pieces(struct loom_fabric *f, struct fab_read *r)
             n = f->piece_max;
         fab_enter(f);
         ssize_t rc = fi_read(f->ep, r->local + r->posted, n, r->desc, f->peers[r->peer],
-                             r->addr + r->posted, r->key, &r->op);
+                             r->addr + r->posted, r->key,
+                             &r->pieces[r->posted / f->piece_max].op);
         fab_leave(f);
         if (rc == -FI_EAGAIN)
             return -FI_EAGAIN;
@@ -101,12 +102,16 @@ int loom__fabric_read(struct loom_fabric *f, int peer, void *local, size_t len, 
                  len == 0 || !local ? "nothing to read into" : "no such node process");
         return -1;
     }
-    struct fab_read *r = calloc(1, sizeof *r);
+    size_t npieces = (len + f->piece_max - 1) / f->piece_max;
+    struct fab_read *r = calloc(1, sizeof *r + npieces * sizeof r->pieces[0]);
     if (!r) {
         snprintf(err, errlen, "loom__fabric_read: out of memory");
         return -1;
     }
-    r->op.kind = FAB_OP_READ;
+    for (size_t i = 0; i < npieces; i++) {
+        r->pieces[i].op.kind = FAB_OP_READ;
+        r->pieces[i].read = r;
+    }
     r->peer = peer;
     r->local = local;
     r->len = len;
