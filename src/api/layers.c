@@ -14,6 +14,7 @@
 #include "core/quarantine.h"
 #include "core/runtime.h"
 #include "core/trace.h"
+#include "net/net.h"
 #include "api/layers.h"
 #include "api/type_attr.h"
 
@@ -76,6 +77,7 @@ int loom__layers_job_init(char *err, size_t errlen)
         snprintf(err, errlen, "cannot set up MPI_COMM_WORLD: %s", loom__error_reason(rc));
         return rc;
     }
+    loom__net_layers_init(); /* other node processes: every wait polls the network */
     return 0;
 }
 

@@ -161,7 +161,8 @@ static struct loom_sched *build_sched(enum loom_coll_kind kind, struct loom_comm
         return NULL;
     if (nb)
         keep_types(s, a);
-    if (!loom__coll_hier_build(kind, c, s, a)) /* LOOM_COLL_HIER (alg_hier.c) */
+    /* LOOM_COLL_HIER (alg_hier.c): the machine's levels, within one node process */
+    if (c->sh->spans_nodes || !loom__coll_hier_build(kind, c, s, a))
         build(s, a);
     loom__coll_split_apply(s, is_tree(alg) ? S : -1);
     loom__sched_merge_sends(s);
@@ -171,8 +172,9 @@ static struct loom_sched *build_sched(enum loom_coll_kind kind, struct loom_comm
 int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
                    const struct loom_coll_args *a, MPI_Request *req, int *mpi_err)
 {
-    if (!req && !loom__comm_is_inter(c) && use_shm(kind, c->sh->size, a) &&
-        !loom__coll_hier_applies(kind, c, a))
+    /* shm reads the members' buffers: all of them must be in this node process */
+    if (!req && !loom__comm_is_inter(c) && !c->sh->spans_nodes &&
+        use_shm(kind, c->sh->size, a) && !loom__coll_hier_applies(kind, c, a))
         return loom__coll_shm_run((int)kind, c, a, mpi_err);
     int rc;
     struct loom_sched *s = build_sched(kind, c, h, a, req != NULL, &rc);

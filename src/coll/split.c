@@ -58,9 +58,9 @@ static int comm_cores(void)
         return p;
     struct loom_job *j = &loom__job;
     p = 0;
-    for (int i = 0; j->progress_sets && i < j->nranks; i++) {
+    for (int i = j->first; j->progress_sets && i < j->first + j->nlocal; i++) {
         int seen = 0;
-        for (int k = 0; k < i && !seen; k++)
+        for (int k = j->first; k < i && !seen; k++)
             seen = loom__cpuset_equal(j->progress_sets[k], j->progress_sets[i]);
         p += !seen;
     }

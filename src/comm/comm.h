@@ -53,6 +53,9 @@ struct loom_rendezvous {
 struct loom_comm_shared {
     _Atomic int refs;              /* member handles alive; the last free releases it */
     uint64_t context_id;           /* unique in the job; taken from an atomic counter */
+    int spans_nodes;               /* 1 if some member runs in another node process (net/):
+                                      its collectives go through point-to-point schedules and
+                                      its contexts are registered with the network */
     int size;
     const int *world_of;           /* [size] world rank of each comm rank (== group->world) */
     /* The ranks that point-to-point names (destinations and sources): this half's own for an

@@ -23,6 +23,7 @@
 #include "comm/comm.h"
 #include "core/atomic.h"
 #include "core/rank.h"
+#include "net/net.h"
 
 struct gen_wait {
     _Atomic uint32_t *gen;
@@ -38,6 +39,8 @@ static int gen_moved(void *arg)
 /* Steps 1-3 above. */
 static void arrive(struct loom_comm_shared *sh)
 {
+    if (sh->spans_nodes) /* the rendezvous is in this process's memory only */
+        loom__net_unsupported("making a communicator, window or topology");
     struct loom_rendezvous *rv = &sh->rv;
     uint32_t g = loom__load_acquire(&rv->gen);
     if (loom__fetch_add_acq_rel(&rv->arrived, 1) == (uint32_t)sh->size - 1) {

@@ -11,6 +11,7 @@
 #include "core/atomic.h"
 #include "core/error.h"
 #include "core/rank.h"
+#include "net/net.h"
 #include "p2p/p2p.h"
 
 /* Next context id of the job. Relaxed: ids only need to be unique. */
@@ -18,6 +19,12 @@ static _Atomic uint64_t next_context_id;
 
 static void destroy(struct loom_comm_shared *sh)
 {
+    if (sh->spans_nodes) { /* no message from another node process finds it any more */
+        if (sh->pt2pt)
+            loom__net_ctx_unregister(sh->pt2pt);
+        if (sh->coll)
+            loom__net_ctx_unregister(sh->coll);
+    }
     if (sh->pt2pt)
         loom__p2p_ctx_free(sh->pt2pt);
     if (sh->coll)
@@ -57,6 +64,19 @@ int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out)
     sh->coll = loom__p2p_ctx_new(sh);
     if (sh->pt2pt == NULL || sh->coll == NULL)
         goto out_with_sh;
+    sh->pt2pt->net_id = 2 * sh->context_id;
+    sh->coll->net_id = 2 * sh->context_id + 1;
+    for (int i = 0; i < g->size && !sh->spans_nodes; i++)
+        sh->spans_nodes = !loom__rank_is_local(g->world[i]);
+    if (sh->spans_nodes) {
+        /* Only MPI_COMM_WORLD so far: the others' context ids would have to be agreed on by
+         * the node processes (docs/multinode.md). The world is made first, at start, with
+         * the same id in every node process. */
+        if (sh->context_id != 0)
+            loom__net_unsupported("creating a communicator");
+        loom__net_ctx_register(sh->pt2pt);
+        loom__net_ctx_register(sh->coll);
+    }
     /* an intracommunicator's peers are its own ranks (comm/inter.c changes them for a pair) */
     sh->peer_size = sh->size;
     sh->peer_world = sh->world_of;

@@ -38,7 +38,11 @@
 /* clang-format off */
 #define LOOM_CONFIG_TABLE(X)                                                                   \
     X(NP, INT, START, core, "1", "1-1048576", NULL,                                                \
-      "number of ranks when the program is not started by `loomrun -n N`")                         \
+      "number of ranks when the program is not started by `loomrun -n N`; in a multi-node job, "   \
+      "the ranks of each node process (`loomrun -ppn T`)")                                         \
+    X(JOB_NP, INT, START, core, "0", "0-1048576", NULL,                                            \
+      "multi-node job: the ranks of the whole job (`loomrun -n N -ppn T`): node process p runs "   \
+      "min(LOOM_NP, N - p * LOOM_NP) of them; 0 = LOOM_NP in every node process")                  \
     X(BIND, STRING, START, topo, "spread", "compact|scatter|spread|none|user:<set>,<set>,...",     \
       loom__topo_policy_check,                                                                     \
       "rank placement; a user set lists PU indexes, '+' joins them and a-b is a range, one "       \

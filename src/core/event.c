@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "core/atomic.h"
@@ -17,11 +18,17 @@ loom_wait_work_fn loom__wait_has_work;
 loom_wait_tend_fn loom__wait_tend;
 _Atomic int loom__event_sleepers_total;
 
+long loom__wait_sleep_ns;
+
 static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
 {
-    /* Returns at once if *word != expected (a notify came in between), on wake-up, or on a
-     * signal; the caller re-checks its condition in every case. */
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+    /* Returns at once if *word != expected (a notify came in between), on wake-up, on a
+     * signal or after loom__wait_sleep_ns; the caller re-checks its condition in every
+     * case. */
+    struct timespec limit = {loom__wait_sleep_ns / 1000000000L,
+                             loom__wait_sleep_ns % 1000000000L};
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected,
+            loom__wait_sleep_ns ? &limit : NULL, NULL, 0);
 }
 
 static void futex_wake_all(_Atomic uint32_t *word)

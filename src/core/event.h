@@ -56,4 +56,8 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg);
 /* Spin/yield tuning (from LOOM_SPIN / LOOM_YIELD, set once at start). */
 extern unsigned loom__wait_spin;
 extern unsigned loom__wait_yield;
+/* The longest a waiter sleeps before it polls again, in nanoseconds; 0: until notified. Set
+ * once before ranks run: by net/ when other node processes exist (their messages arrive only
+ * when some thread polls the network). */
+extern long loom__wait_sleep_ns;
 #endif

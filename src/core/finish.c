@@ -3,24 +3,26 @@
 #include "core/config.h"
 #include "core/rank.h"
 #include "core/runtime.h"
+#include "net/net.h"
 
 void (*loom__rank_fini_hook)(void);
 void (*loom__rank_prefini_hook)(void);
 
 static void notify_all(void)
 {
-    for (int i = 0; i < loom__job.nranks; i++)
+    for (int i = loom__job.first; i < loom__job.first + loom__job.nlocal; i++)
         loom__event_notify(&loom__job.ranks[i].event);
 }
 
-/* 1 when every rank has entered MPI_Finalize or ended. */
+/* 1 when every rank of the job has entered MPI_Finalize or ended: this node process's, then
+ * (net/net.h) the other node processes'. */
 static int all_finalizing(void *unused)
 {
     (void)unused;
-    for (int i = 0; i < loom__job.nranks; i++)
+    for (int i = loom__job.first; i < loom__job.first + loom__job.nlocal; i++)
         if (loom__load_acquire(&loom__job.ranks[i].state) < LOOM_RANK_FINALIZING)
             return 0;
-    return 1;
+    return loom__net_finalize_met();
 }
 
 void loom__rank_finalize(struct loom_rank *r)

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include "core/atomic.h"
 #include "core/rank.h"
+#include "net/net.h"
 
 struct loom_job loom__job;
 LOOM_TLS_FAST struct loom_rank *loom__self;
@@ -16,5 +17,8 @@ _Noreturn void loom__job_abort(int code)
      * handlers are not run, since other ranks may still be using what they would tear down. */
     loom__store_seq_cst(&loom__job.ending, 1);
     fflush(NULL);
+    /* Other node processes: the launcher ends them too (net/pmi.h). */
+    if (loom__job.nnodes > 1)
+        loom__net_abort(code, "a rank ended the job");
     _exit(code & 0xff);
 }

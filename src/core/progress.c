@@ -57,18 +57,20 @@ int loom__progress_job_init(char *err, size_t errlen)
         snprintf(err, errlen, "cannot make a thread-specific key");
         return -1;
     }
+    /* indexed by world rank; only this node process's ranks have sets */
     j->progress_sets = calloc((size_t)j->nranks, sizeof *j->progress_sets);
-    struct loom_cpuset **rank_sets = calloc((size_t)j->nranks, sizeof *rank_sets);
+    struct loom_cpuset **rank_sets = calloc((size_t)j->nlocal, sizeof *rank_sets);
     if (!j->progress_sets || !rank_sets) {
         free(rank_sets);
         snprintf(err, errlen, "out of memory placing progress threads");
         return -1;
     }
-    for (int i = 0; i < j->nranks; i++)
-        rank_sets[i] = j->ranks[i].cpuset;
+    for (int i = 0; i < j->nlocal; i++)
+        rank_sets[i] = j->ranks[j->first + i].cpuset;
     char why[256];
     int rc = loom__topo_place_progress(j->topo, loom__config_str(LOOM_CFG_PROGRESS_PLACEMENT),
-                                       j->nranks, rank_sets, j->progress_sets, why, sizeof why);
+                                       j->nlocal, rank_sets, j->progress_sets + j->first, why,
+                                       sizeof why);
     free(rank_sets);
     if (rc != 0) {
         snprintf(err, errlen, "LOOM_PROGRESS_PLACEMENT=%s: %s",

@@ -80,9 +80,20 @@ struct loom_thread_worker {
     struct loom_thread_worker *next; /* rank->helpers, under rank->helpers_lock */
 };
 
+/* A job is one node process (started alone) or several (started by a PMI launcher, net/):
+ * world ranks [first, first + nlocal) are this process's threads; the others run in other
+ * node processes. `ranks` has an entry for every world rank so that everything indexed by
+ * world rank stays valid; a remote rank's entry is never started: only its world_rank and
+ * its event (notified by no one who matters, waited on by no one) are set. */
 struct loom_job {
-    int nranks;                    /* read-only while ranks run */
+    int nranks;                    /* ranks of the whole job (the world's size); read-only */
     struct loom_rank *ranks;       /* [nranks] */
+    int first, nlocal;             /* this node process's world ranks; read-only */
+    int node, nnodes;              /* this node process's number and their count (0 and 1 when
+                                      started alone); read-only */
+    int *node_first;               /* [nnodes + 1]: node process n runs world ranks
+                                      [node_first[n], node_first[n + 1]); read-only */
+    int node_share;                /* node processes on this one's host (1 alone) */
     struct loom_topo *topo;        /* the machine (real, synthetic or XML) */
     const char *bind_policy;       /* text of LOOM_BIND in effect */
     pthread_t main_thread;         /* the thread that called loom_run */
@@ -94,10 +105,30 @@ struct loom_job {
                                            (thread mode), else NULL */
 };
 
+extern struct loom_job loom__job;
+
+/* 1 if world rank w runs in this node process. */
+static inline int loom__rank_is_local(int w)
+{
+    return (unsigned)(w - loom__job.first) < (unsigned)loom__job.nlocal;
+}
+/* The node process that runs world rank w (0 <= w < nranks). */
+static inline int loom__node_of(int w)
+{
+    int lo = 0, hi = loom__job.nnodes - 1;
+    while (lo < hi) { /* the last node whose first rank is <= w */
+        int mid = (lo + hi + 1) / 2;
+        if (loom__job.node_first[mid] <= w)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 /* LOOM_PROGRESS values, in the order of the configuration table. */
 enum { LOOM_PROGRESS_INLINE = 0, LOOM_PROGRESS_COLLABORATIVE, LOOM_PROGRESS_THREAD };
 
-extern struct loom_job loom__job;
 /* The rank the calling thread belongs to; NULL outside rank threads. Progress threads of a
  * later issue act for a rank by setting it. */
 extern LOOM_TLS_FAST struct loom_rank *loom__self;

@@ -17,6 +17,7 @@
 #include "core/runtime.h"
 #include "core/start_order.h"
 #include "mpi.h"
+#include "net/net.h"
 #include "topo/topo.h"
 
 static int (*user_main)(int, char **);
@@ -73,7 +74,7 @@ static void free_job(void)
 {
     struct loom_job *j = &loom__job;
     if (j->ranks) {
-        for (int i = 0; i < j->nranks; i++) {
+        for (int i = j->first; i < j->first + j->nlocal; i++) {
             loom__cpuset_free(j->ranks[i].cpuset);
             free(j->ranks[i].argv_block);
             loom__thread_workers_free(&j->ranks[i]);
@@ -87,6 +88,7 @@ static void free_job(void)
         loom__topo_destroy(j->topo);
         j->topo = NULL;
     }
+    loom__net_job_fini(); /* the last: the other node processes' ranks may still need ours */
 }
 
 /* Config, topology and placement; 0 or -1 with the reason already printed. */
@@ -100,14 +102,20 @@ static int setup(int argc, char **argv)
     }
     loom__wait_spin = (unsigned)loom__config_int(LOOM_CFG_SPIN);
     loom__wait_yield = (unsigned)loom__config_int(LOOM_CFG_YIELD);
-    j->nranks = (int)loom__config_int(LOOM_CFG_NP);
+    /* The job's ranks: this process's LOOM_NP, or, started by a PMI launcher, the node
+     * processes' together (net/net.h: endpoint, address exchange, layout). */
+    if (loom__net_bootstrap((int)loom__config_int(LOOM_CFG_NP),
+                            (int)loom__config_int(LOOM_CFG_JOB_NP), err, sizeof err) != 0) {
+        loom__log("%s", err);
+        return -1;
+    }
     /* More ranks than the cores we may run on: a waiter that spins only holds the core that
      * the rank it waits for needs, and a futex sleep costs a wake-up of tens of microseconds,
      * so (unless set) wait with few polls and many yields. Measured with bench/coll.c on 4
      * ranks and 2 cores: 2.5-3x faster small collectives (docs/collectives.md). */
     cpu_set_t allowed;
     j->oversubscribed = sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
-                        j->nranks > CPU_COUNT(&allowed);
+                        j->nlocal * j->node_share > CPU_COUNT(&allowed);
     if (j->oversubscribed) {
         if (!loom__config_is_set(LOOM_CFG_SPIN))
             loom__wait_spin = 16;
@@ -115,12 +123,16 @@ static int setup(int argc, char **argv)
             loom__wait_yield = 1000;
     }
     j->bind_policy = loom__config_str(LOOM_CFG_BIND);
+    /* Node processes that share a host would each place their ranks from the first core:
+     * unless told otherwise, they leave placement to the operating system. */
+    if (j->node_share > 1 && !loom__config_is_set(LOOM_CFG_BIND))
+        j->bind_policy = "none";
     j->main_thread = pthread_self();
     if (loom__topo_load(loom__config_str(LOOM_CFG_TOPOLOGY), &j->topo, err, sizeof err) != 0) {
         loom__log("LOOM_TOPOLOGY: %s", err);
         return -1;
     }
-    struct loom_cpuset **sets = calloc((size_t)j->nranks, sizeof *sets);
+    struct loom_cpuset **sets = calloc((size_t)j->nlocal, sizeof *sets);
     /* aligned as struct loom_rank asks (calloc gives 16 bytes) */
     j->ranks = aligned_alloc(_Alignof(struct loom_rank), sizeof *j->ranks * (size_t)j->nranks);
     if (j->ranks)
@@ -130,19 +142,21 @@ static int setup(int argc, char **argv)
         loom__log("out of memory starting %d ranks", j->nranks);
         return -1;
     }
-    if (loom__topo_place(j->topo, j->bind_policy, j->nranks, sets, err, sizeof err) != 0) {
+    if (loom__topo_place(j->topo, j->bind_policy, j->nlocal, sets, err, sizeof err) != 0) {
         free(sets);
         loom__log("LOOM_BIND: %s", err);
         return -1;
     }
-    for (int i = 0; i < j->nranks; i++) {
+    for (int i = 0; i < j->nranks; i++) { /* another node process's ranks: a stub each */
+        j->ranks[i].world_rank = i;
+        loom__event_init(&j->ranks[i].event);
+    }
+    for (int i = j->first; i < j->first + j->nlocal; i++) {
         struct loom_rank *r = &j->ranks[i];
-        r->world_rank = i;
-        r->cpuset = sets[i];
+        r->cpuset = sets[i - j->first];
         r->argc = argc;
         r->argv = r->argv_block = copy_argv(argc, argv);
         atomic_init(&r->state, LOOM_RANK_STARTED);
-        loom__event_init(&r->event);
         pthread_mutex_init(&r->helpers_lock, NULL);
         pthread_mutex_init(&r->life_lock, NULL);
         if (!r->argv) {
@@ -194,8 +208,8 @@ int loom_run(int argc, char **argv, int (*rank_main)(int argc, char **argv))
         if (!ok)
             loom__log("warning: cannot make the default thread stack %zu bytes", stack);
     }
-    int started = 0;
-    for (; started < j->nranks; started++) {
+    int started = j->first;
+    for (; started < j->first + j->nlocal; started++) {
         struct loom_rank *r = &j->ranks[started];
         /* Start order: one rank at a time until its MPI_Init, getopt reset for each
          * (core/start_order.h). */
@@ -206,10 +220,10 @@ int loom_run(int argc, char **argv, int (*rank_main)(int argc, char **argv))
         }
         loom__start_order_wait(r);
     }
-    for (int i = 0; i < started; i++)
+    for (int i = j->first; i < started; i++)
         pthread_join(j->ranks[i].thread, NULL);
     int status = 0;
-    for (int i = 0; i < j->nranks && status == 0; i++)
+    for (int i = j->first; i < j->first + j->nlocal && status == 0; i++)
         status = j->ranks[i].exit_code;
     loom__layers_job_fini();
     free_job();

@@ -59,6 +59,8 @@ int loom__fabric_insert(struct loom_fabric *f, const void *names, int n, size_t 
 
 /* A send slot of msg_max bytes, or NULL when all are in flight (poll, then try again). */
 void *loom__fabric_slot(struct loom_fabric *f);
+/* Give back a slot that was not sent. */
+void loom__fabric_unslot(struct loom_fabric *f, void *slot);
 /* Send the first len bytes of a slot to node `peer`; the slot is the endpoint's again (on
  * completion, or now if the send fails). 0, 1 if the provider is busy (nothing was sent: the
  * slot is still the caller's; poll and send again), -1 on error (slot returned, reason in
@@ -84,6 +86,10 @@ void loom__fabric_unexpose(struct loom_fabric *f, struct loom_fabric_mr *mr);
  * error. */
 int loom__fabric_read(struct loom_fabric *f, int peer, void *local, size_t len, uint64_t addr,
                       uint64_t key, void *ctx, char *err, size_t errlen);
+
+/* Sends and reads posted and not yet completed (a node process that ends waits for 0: with
+ * manual progress nothing leaves unless the queue is read). Any thread; a snapshot. */
+int loom__fabric_inflight(const struct loom_fabric *f);
 
 /* Read the completion queue once: run the callbacks of what completed and repost receive
  * buffers. Returns the number of completions handled (0 if none), -1 if the queue itself

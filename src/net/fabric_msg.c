@@ -22,6 +22,28 @@ void loom__fabric_slot_free(struct loom_fabric *f, int i)
     pthread_mutex_unlock(&f->slot_lock);
 }
 
+static int slot_index(const struct loom_fabric *f, const void *slot);
+
+void loom__fabric_unslot(struct loom_fabric *f, void *slot)
+{
+    int i = slot_index(f, slot);
+    if (i >= 0)
+        loom__fabric_slot_free(f, i);
+}
+
+int loom__fabric_inflight(const struct loom_fabric *f)
+{
+    struct loom_fabric *m = (struct loom_fabric *)f; /* the locks only */
+    pthread_mutex_lock(&m->slot_lock);
+    int n = m->nslots - m->nfree; /* sends in flight (and slots a caller holds) */
+    pthread_mutex_unlock(&m->slot_lock);
+    pthread_mutex_lock(&m->rma_lock);
+    for (const struct fab_read *r = m->reads; r; r = r->next)
+        n++;
+    pthread_mutex_unlock(&m->rma_lock);
+    return n;
+}
+
 /* The index of a slot pointer, or -1 if it is not the start of one of this endpoint's slots. */
 static int slot_index(const struct loom_fabric *f, const void *slot)
 {

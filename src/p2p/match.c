@@ -10,6 +10,7 @@
 #include "p2p/ring.h"
 #include "p2p/p2p.h"
 #include "core/stats.h"
+#include "net/net.h"
 
 size_t loom__p2p_eager_max = 16384;
 
@@ -53,6 +54,8 @@ void loom__p2p_ctx_free(struct loom_p2p_ctx *ctx)
             next = e->next;
             if (e->sreq == NULL)
                 free(e);
+            else if (e->sreq->kind == LOOM_REQ_NETSEND)
+                loom__net_standin_free(e->sreq);
         }
     }
     free(ctx);
@@ -198,6 +201,8 @@ int loom__p2p_start_send(struct loom_request *s)
     s->env.tag = s->tag;
     s->env.bytes = bytes;
     s->env.sreq = s;
+    if (!loom__rank_is_local(m->rank->world_rank)) /* in another node process */
+        return loom__net_send(s);
     if (loom__p2p_cells) /* nothing of ours may overtake our cells (inbox.h) */
         loom__inbox_flush_pair(s->owner->world_rank, m->rank->world_rank);
 
@@ -269,7 +274,8 @@ int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *bu
     /* Only a receive whose buffer holds at most a cell's worth: a larger message to a
      * receiver that has not posted would become an eager copy (two copies and a malloc)
      * instead of the one copy its sender makes into a posted receive. */
-    if (!loom__p2p_cells || loom__dt_stream_size(type, count) > LOOM_CELL_DATA)
+    if (!loom__p2p_cells || loom__dt_stream_size(type, count) > LOOM_CELL_DATA ||
+        (source != MPI_ANY_SOURCE && !loom__rank_is_local(ctx->sender_world[source])))
         return 0;
     return loom__inbox_recv(ctx->sender_world[source], me_world, &ctx->match[me], source, tag, buf,
                             count, type, st);
@@ -279,8 +285,51 @@ void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e)
 {
     if (e->sreq == NULL)
         deliver_eager(r, e);
+    else if (e->sreq->kind == LOOM_REQ_NETSEND)
+        loom__net_pull(e->sreq, r);
     else
         loom__p2p_transfer(e->sreq, r);
+}
+
+int loom__p2p_net_eager(struct loom_match *m, int source, int tag, const void *data,
+                        size_t bytes)
+{
+    loom__lock(&m->lock);
+    struct loom_request *rr = take_posted(m, source, tag);
+    loom__unlock(&m->lock);
+    if (rr) {
+        deliver_packed(rr, source, tag, data, bytes);
+        return 0;
+    }
+    /* unexpected: copy it outside the lock, then look once more (as an eager local send) */
+    struct loom_envelope *e = envelope_new(source, tag, bytes);
+    if (!e)
+        return LOOM_ERR_NOMEM;
+    if (bytes)
+        memcpy(LOOM_ENVELOPE_DATA(e), data, bytes);
+    loom__lock(&m->lock);
+    rr = take_posted(m, source, tag);
+    if (!rr)
+        append_unexpected(m, e);
+    loom__unlock(&m->lock);
+    if (rr)
+        deliver_eager(rr, e);
+    else
+        loom__event_notify(&m->rank->event); /* a probe may be waiting */
+    return 0;
+}
+
+struct loom_request *loom__p2p_net_rts(struct loom_match *m, struct loom_request *standin)
+{
+    struct loom_envelope *e = &standin->env;
+    loom__lock(&m->lock);
+    struct loom_request *rr = take_posted(m, e->source, e->tag);
+    if (!rr)
+        append_unexpected(m, e);
+    loom__unlock(&m->lock);
+    if (!rr)
+        loom__event_notify(&m->rank->event); /* a probe may be waiting */
+    return rr;
 }
 
 /* The world rank a receive from `source` (or MPI_ANY_SOURCE: -1) drains cells from. */
@@ -322,6 +371,8 @@ int loom__p2p_probe(struct loom_p2p_ctx *ctx, int me, int source, int tag, MPI_S
                     int take, struct loom_envelope **taken)
 {
     struct loom_match *m = &ctx->match[me];
+    if (loom__job.nnodes > 1) /* messages from other node processes come in by polling */
+        loom__net_poll();
     if (loom__p2p_cells) /* cells become queued messages: the probe sees them there */
         loom__inbox_drain(m->rank->world_rank, cell_source(ctx, source), NULL);
     loom__lock(&m->lock);

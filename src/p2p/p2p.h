@@ -12,6 +12,7 @@
 #ifndef LOOM_P2P_P2P_H
 #define LOOM_P2P_P2P_H
 #include <stddef.h>
+#include <stdint.h>
 #include "mpi.h"
 #include "core/lock.h"
 #include "p2p/request.h"
@@ -45,6 +46,9 @@ struct loom_match {
 /* Matching state for all members of a communicator on one context. */
 struct loom_p2p_ctx {
     int size;
+    uint64_t net_id;                    /* how other node processes name it: the context id
+                                           times two, plus one for the collectives' context
+                                           (read-only) */
     struct loom_p2p_ctx *prev, *next; /* every live context, for MPI_T (p2p/queues.c): under
                                          that file's lock */
     const int *sender_world;            /* world rank of each rank that sends into this
@@ -115,6 +119,14 @@ int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int 
 int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
                         size_t count, struct loom_datatype *type, int source, int tag,
                         MPI_Status *st);
+
+/* A message from another node process for queue m (net/): an eager one is delivered to the
+ * first posted receive it matches, else queued with a copy of its data (0, or LOOM_ERR_NOMEM);
+ * a request-to-send's stand-in (its env filled) takes the first posted receive it matches,
+ * which is returned for the caller to pull into, else is queued (NULL). */
+int loom__p2p_net_eager(struct loom_match *m, int source, int tag, const void *data,
+                        size_t bytes);
+struct loom_request *loom__p2p_net_rts(struct loom_match *m, struct loom_request *standin);
 
 /* Cancel a posted receive still unmatched: 1 if cancelled (then complete), 0 if too late. */
 int loom__p2p_cancel_recv(struct loom_request *r);

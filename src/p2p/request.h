@@ -39,6 +39,8 @@ enum loom_req_kind {
                       receive (api/p2p_isendrecv.c) */
     LOOM_REQ_FLUSH, /* MPI_Buffer_iflush and the communicator's and session's: completed when
                        the older buffered sends have left the owner's buffer (p2p/bsend.c) */
+    LOOM_REQ_NETSEND, /* a send from another node process waiting to be received: the
+                         network's stand-in for its request (net/net_p2p.c), never a user's */
     LOOM_REQ_RMA,  /* MPI_Rput, MPI_Rget and the request-based accumulates: completed when
                       the operation's data has moved (rma/xfer.c), often at birth */
 };

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "core/atomic.h"
 #include "core/lock.h"
+#include "core/rank.h"
 #include "dt/dt.h"
 #include "p2p/inbox.h"
 #include "p2p/p2p.h"
@@ -178,9 +179,10 @@ loom__p2p_send_cell(struct loom_p2p_ctx *ctx, int me_world, const int *peer_worl
      * with this send and matches the cell when the receiver drains it); the line is written
      * only when the receiver posts or matches, so it mostly stays in our cache. */
     struct loom_match *to = &ctx->match[dest];
-    if (loom__load_relaxed(&to->nposted) != 0)
+    int dest_world = peer_world[dest];
+    /* a receiver in another node process has no ring here (net/) */
+    if (loom__load_relaxed(&to->nposted) != 0 || !loom__rank_is_local(dest_world))
         return 0;
-    return loom__inbox_send(me_world, peer_world[dest], to, me, tag, buf, count, type,
-                            bytes) == 0;
+    return loom__inbox_send(me_world, dest_world, to, me, tag, buf, count, type, bytes) == 0;
 }
 #endif

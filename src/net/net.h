@@ -1,0 +1,63 @@
+/* net/net.h — ranks in other node processes: the job's layout, messages over the network,
+ * and the network's progress (docs/multinode.md).
+ *
+ * A job started by a PMI launcher is several node processes; each runs some of the world's
+ * ranks as threads (core/rank.h: first, nlocal, node_first) and opens one libfabric endpoint
+ * (net/fabric.h). A message between two ranks of one node process never comes here. A message
+ * to a rank of another node process leaves through loom__net_send: small ones as one network
+ * message that the receiving node process matches like a local sender would (eager); larger
+ * and synchronous ones as a request-to-send, after which the receiver, once it has matched
+ * it, reads the data straight out of the sender's buffer (an RMA read) and says so (FIN),
+ * which completes the send. Started alone, a process is a job of one node process and none
+ * of this runs. */
+#ifndef LOOM_NET_NET_H
+#define LOOM_NET_NET_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct loom_request;
+struct loom_p2p_ctx;
+
+/* Main thread, before any rank exists: join the job. Started by a PMI launcher: open the
+ * endpoint, exchange addresses and rank counts with the other node processes, and fill
+ * loom__job's layout (nranks, first, nlocal, node, nnodes, node_first, node_share). Started
+ * alone: a job of local_np ranks in one node process. job_np: LOOM_JOB_NP (0: local_np in
+ * every node process). 0, or -1 with a one-line reason in err. */
+int loom__net_bootstrap(int local_np, int job_np, char *err, size_t errlen);
+/* After the layers are up (api/layers.c), before any rank runs: the network is polled in
+ * every wait from now on. */
+void loom__net_layers_init(void);
+/* Main thread, after every rank of this node process has ended: let what this process sent
+ * leave, wait for the other node processes, close. Nothing when alone. */
+void loom__net_job_fini(void);
+
+/* A context (a communicator's point-to-point or collective matching) that spans node
+ * processes is known to the network by its id: registered when made, before any member of it
+ * may receive, removed before it is freed. */
+void loom__net_ctx_register(struct loom_p2p_ctx *ctx);
+void loom__net_ctx_unregister(struct loom_p2p_ctx *ctx);
+
+/* Start a send to a rank of another node process (p2p/match.c). The request completes when
+ * its data has left the buffer (eager: now; rendezvous: when the receiver has read it).
+ * 0 or a negative loom code. */
+int loom__net_send(struct loom_request *s);
+/* A receive matched a request-to-send from another node process (its stand-in, queued as an
+ * unexpected message's sender request, kind LOOM_REQ_NETSEND): read the data into the
+ * receive, then complete it and free the stand-in. */
+void loom__net_pull(struct loom_request *standin, struct loom_request *r);
+/* A stand-in nobody received dies with its context. */
+void loom__net_standin_free(struct loom_request *standin);
+
+/* Poll the network once, if no other thread is: 1 if something moved. Any thread. */
+int loom__net_poll(void);
+
+/* MPI_Finalize's wait, once every rank of this node process is in it: 1 when every other
+ * node process's ranks are too. The first call says so to the other node processes. */
+int loom__net_finalize_met(void);
+
+/* A communicator, window or topology over ranks of several node processes is not made yet:
+ * end the job with a one-line message saying what was asked. */
+_Noreturn void loom__net_unsupported(const char *what);
+/* End the whole job (every node process) with `code`. */
+_Noreturn void loom__net_abort(int code, const char *why);
+#endif

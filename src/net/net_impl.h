@@ -1,0 +1,83 @@
+/* net/net_impl.h — what the files of net/ share (private): the wire format and the node
+ * process's network state.
+ *
+ * Who touches what:
+ *  - `fab` and the layout are written by the main thread at start and end, read-only while
+ *    ranks run;
+ *  - the endpoint's completion queue is read by one thread at a time: whoever holds
+ *    `poll_lock` (taken with a trylock from any wait; a thread that finds it taken goes on
+ *    waiting, the holder's dispatch does the work for every rank of the node);
+ *  - every send and read is posted under `send_lock`, which also protects the backlog: work
+ *    the endpoint could not take at once (no free slot, provider busy), kept in order and
+ *    posted again after each poll. While the backlog is not empty new work joins its tail, so
+ *    that messages from one node process to another leave in the order they were sent (the
+ *    endpoint keeps send-after-send order, FI_ORDER_SAS);
+ *  - `byes` counts the other node processes that reached MPI_Finalize (atomic).
+ * Lock order: poll_lock, then send_lock, then a matching queue's lock. */
+#ifndef LOOM_NET_NET_IMPL_H
+#define LOOM_NET_NET_IMPL_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "net/fabric.h"
+
+enum loom_net_type {
+    LOOM_NET_EAGER = 1, /* envelope + data */
+    LOOM_NET_RTS,       /* envelope + where to read the data (addr, key) + the send (cookie) */
+    LOOM_NET_FIN,       /* the data of send `cookie` was read: `bytes` of it */
+    LOOM_NET_BYE,       /* the sender's ranks are all in MPI_Finalize */
+};
+
+/* Every network message starts with this. Node processes of one job run the same build, so
+ * the layout is the compiler's. */
+struct loom_net_hdr {
+    uint32_t type;     /* enum loom_net_type */
+    int32_t node;      /* the sending node process */
+    uint64_t ctx_id;   /* the context (loom_p2p_ctx.net_id) */
+    int32_t dest;      /* the receiver's rank in the context */
+    int32_t source;    /* the sender's rank in the context */
+    int32_t tag;
+    uint32_t seq;      /* this message's number among the sender's messages to the
+                          receiving node process: the receiver handles them in this order */
+    uint64_t bytes;    /* EAGER, RTS: the message's size; FIN: how much was read */
+    uint64_t addr, key; /* RTS */
+    uint64_t cookie;   /* RTS, FIN: the sender's record of the send */
+};
+
+struct loom_net {
+    struct loom_fabric *fab;
+    size_t eager_max;            /* the largest message sent eagerly over the network */
+    pthread_mutex_t poll_lock;
+    pthread_mutex_t send_lock;
+    struct loom_net_pending *backlog, **backlog_tail; /* under send_lock */
+    _Atomic int bye_sent, byes;
+    /* Order. A provider keeps send-after-send order only up to its own protocol switches (a
+     * large message may be overtaken by a small one behind it), so each message carries a
+     * number per (sender, receiver) pair of node processes and the receiver puts them back
+     * in order. seq_out: under send_lock. seq_in and held: the polling thread's. */
+    uint32_t *seq_out, *seq_in;      /* [nnodes] */
+    struct loom_net_held **held;     /* [nnodes]: messages that came early, by number */
+    _Atomic int pmi_up;          /* the PMI client is initialized (abort goes through it) */
+};
+extern struct loom_net loom__net;
+
+/* Post a message of hdr + data[len] to node `peer` (data packed by the caller), or keep it
+ * in the backlog. 0 or LOOM_ERR_NOMEM. Takes send_lock. */
+int loom__net_post(int peer, const struct loom_net_hdr *h, const void *data, size_t len);
+/* Post a read (see fabric.h), or keep it in the backlog. Takes send_lock. */
+int loom__net_post_read(int peer, void *local, size_t len, uint64_t addr, uint64_t key,
+                        void *ctx);
+/* Post what waits in the backlog, in order, until the endpoint is busy. poll_lock held. */
+int loom__net_flush_backlog(void);
+
+/* A message of the wire, once in order (net_p2p.c). */
+void loom__net_dispatch(const void *msg, size_t len);
+/* The endpoint's callbacks: a message (net_order.c), a landed read (net_p2p.c). */
+void loom__net_on_recv(void *arg, const void *msg, size_t len);
+void loom__net_on_read_done(void *arg, void *ctx);
+/* The context known by id, or NULL (net_ctx.c). */
+struct loom_p2p_ctx *loom__net_ctx_find(uint64_t id);
+/* A peer failed: say which node process and ranks, and end the job. */
+_Noreturn void loom__net_peer_failed(int peer, const char *why);
+#endif

@@ -1,0 +1,270 @@
+/* net/net_job.c — joining a multi-node job, leaving it, and ending it (net.h). */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "core/atomic.h"
+#include "core/event.h"
+#include "core/rank.h"
+#include "net/net.h"
+#include "net/net_impl.h"
+#include "net/pmi.h"
+
+struct loom_net loom__net = {
+    .poll_lock = PTHREAD_MUTEX_INITIALIZER,
+    .send_lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+/* Receive buffers, send slots and their size: a network message carries a header and at
+ * most LOOM_NET_MSG_MAX - header bytes of data; larger messages are read by their receiver.
+ * 32 KiB keeps the receive buffers (64 of them: 2 MiB) small beside the ranks' stacks. */
+#define LOOM_NET_MSG_MAX 32768
+#define LOOM_NET_NRECV 64
+#define LOOM_NET_NSLOTS 64
+
+static int layout_alone(int np, char *err, size_t errlen)
+{
+    struct loom_job *j = &loom__job;
+    j->node_first = malloc(2 * sizeof *j->node_first);
+    if (!j->node_first) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    j->node_first[0] = 0;
+    j->node_first[1] = np;
+    j->nranks = j->nlocal = np;
+    j->first = j->node = 0;
+    j->nnodes = j->node_share = 1;
+    return 0;
+}
+
+static void on_error(void *arg, void *ctx, int peer, const char *why)
+{
+    (void)arg;
+    (void)ctx;
+    loom__net_peer_failed(peer, why);
+}
+
+/* Each node process puts "<ranks>,<address in hex>" under its number; after the fence every
+ * one reads them all, in node order. */
+static int exchange(int node, int nnodes, int mine, char *err, size_t errlen)
+{
+    struct loom_job *j = &loom__job;
+    size_t namelen = loom__fabric_name(loom__net.fab, NULL, 0);
+    size_t vmax = loom__pmi_value_max();
+    char key[32], *val = malloc(vmax + 1);
+    unsigned char *names = calloc((size_t)nnodes, namelen ? namelen : 1);
+    j->node_first = malloc(((size_t)nnodes + 1) * sizeof *j->node_first);
+    if (!val || !names || !j->node_first) {
+        snprintf(err, errlen, "out of memory joining the job");
+        goto fail;
+    }
+    if (2 * namelen + 24 > vmax) {
+        snprintf(err, errlen, "PMI: an endpoint address of %zu bytes does not fit in a value "
+                 "of %zu characters", namelen, vmax);
+        goto fail;
+    }
+    loom__fabric_name(loom__net.fab, names + (size_t)node * namelen, namelen);
+    int at = snprintf(val, vmax + 1, "%d,", mine);
+    loom__pmi_hex_encode(names + (size_t)node * namelen, namelen, val + at);
+    snprintf(key, sizeof key, "loom-node-%d", node);
+    if (loom__pmi_put(key, val, err, errlen) != 0 || loom__pmi_fence(err, errlen) != 0)
+        goto fail;
+    j->node_first[0] = 0;
+    for (int n = 0; n < nnodes; n++) {
+        snprintf(key, sizeof key, "loom-node-%d", n);
+        if (loom__pmi_get(key, val, vmax + 1, err, errlen) != 0)
+            goto fail;
+        char *comma = strchr(val, ',');
+        long ranks = strtol(val, NULL, 10);
+        if (!comma || ranks < 1 ||
+            loom__pmi_hex_decode(comma + 1, names + (size_t)n * namelen, namelen) !=
+                (long)namelen) {
+            snprintf(err, errlen, "PMI: node process %d published a malformed entry '%s' "
+                     "(a different loom?)", n, val);
+            goto fail;
+        }
+        j->node_first[n + 1] = j->node_first[n] + (int)ranks;
+    }
+    if (loom__fabric_insert(loom__net.fab, names, nnodes, namelen, err, errlen) != 0)
+        goto fail;
+    /* Nobody sends before every node process knows every address. */
+    if (loom__pmi_fence(err, errlen) != 0)
+        goto fail;
+    free(val);
+    free(names);
+    return 0;
+fail:
+    free(val);
+    free(names);
+    return -1;
+}
+
+int loom__net_bootstrap(int local_np, int job_np, char *err, size_t errlen)
+{
+    struct loom_job *j = &loom__job;
+    if (!loom__pmi_present())
+        return layout_alone(local_np, err, errlen);
+    int node, nnodes, local_rank, local_size;
+    if (loom__pmi_init(&node, &nnodes, err, errlen) != 0)
+        return -1;
+    loom__store_release(&loom__net.pmi_up, 1);
+    if (loom__pmi_local(&local_rank, &local_size, err, errlen) != 0)
+        return -1;
+    int mine = local_np;
+    if (job_np > 0) {
+        long left = (long)job_np - (long)node * local_np;
+        mine = left < local_np ? (int)left : local_np;
+        if (mine < 1) {
+            snprintf(err, errlen, "LOOM_JOB_NP=%d with LOOM_NP=%d leaves no rank for node "
+                     "process %d of %d", job_np, local_np, node, nnodes);
+            return -1;
+        }
+    }
+    if (nnodes == 1) { /* one node process: nothing to talk to */
+        if (loom__pmi_finalize(err, errlen) != 0)
+            return -1;
+        loom__store_release(&loom__net.pmi_up, 0);
+        return layout_alone(mine, err, errlen);
+    }
+    struct loom_fabric_handlers h = {.on_recv = loom__net_on_recv,
+                                     .on_read_done = loom__net_on_read_done,
+                                     .on_error = on_error};
+    if (loom__fabric_open(LOOM_NET_MSG_MAX, LOOM_NET_NRECV, LOOM_NET_NSLOTS, &h,
+                          &loom__net.fab, err, errlen) != 0)
+        return -1;
+    loom__net.eager_max = loom__fabric_msg_max(loom__net.fab) - sizeof(struct loom_net_hdr);
+    loom__net.backlog_tail = &loom__net.backlog;
+    loom__net.seq_out = calloc((size_t)nnodes, sizeof *loom__net.seq_out);
+    loom__net.seq_in = calloc((size_t)nnodes, sizeof *loom__net.seq_in);
+    loom__net.held = calloc((size_t)nnodes, sizeof *loom__net.held);
+    if (!loom__net.seq_out || !loom__net.seq_in || !loom__net.held) {
+        snprintf(err, errlen, "out of memory joining the job");
+        return -1;
+    }
+    if (exchange(node, nnodes, mine, err, errlen) != 0)
+        return -1;
+    j->node = node;
+    j->nnodes = nnodes;
+    j->node_share = local_size;
+    j->nranks = j->node_first[nnodes];
+    j->first = j->node_first[node];
+    j->nlocal = mine;
+    return 0;
+}
+
+/* The wait hooks with the network in front: every poll of a wait polls the endpoint (one
+ * thread at a time), then does what the layers below do. A waiter never sleeps for long: the
+ * endpoint moves data only when its queue is read (manual progress), so a node process whose
+ * ranks all slept would stall every other one. */
+static loom_wait_progress_fn below_progress;
+static loom_wait_work_fn below_has_work;
+
+static int net_wait_progress(void)
+{
+    int moved = loom__net_poll();
+    return (below_progress ? below_progress() : 0) | moved;
+}
+
+static int net_wait_has_work(void)
+{
+    return below_has_work ? below_has_work() : LOOM_WORK_NONE;
+}
+
+void loom__net_layers_init(void)
+{
+    if (loom__job.nnodes <= 1)
+        return;
+    below_progress = loom__wait_progress;
+    below_has_work = loom__wait_has_work;
+    loom__wait_progress = net_wait_progress;
+    loom__wait_has_work = net_wait_has_work;
+    loom__wait_sleep_ns = 1000000; /* 1 ms: see above */
+}
+
+int loom__net_finalize_met(void)
+{
+    struct loom_job *j = &loom__job;
+    if (j->nnodes <= 1)
+        return 1;
+    if (loom__exchange_acq_rel(&loom__net.bye_sent, 1) == 0) {
+        struct loom_net_hdr h = {.type = LOOM_NET_BYE, .node = j->node};
+        for (int n = 0; n < j->nnodes; n++)
+            if (n != j->node && loom__net_post(n, &h, NULL, 0) != 0)
+                loom__net_abort(1, "out of memory saying goodbye to the other node processes");
+    }
+    return loom__load_acquire(&loom__net.byes) == j->nnodes - 1;
+}
+
+void loom__net_job_fini(void)
+{
+    struct loom_job *j = &loom__job;
+    char err[256];
+    free(j->node_first);
+    j->node_first = NULL;
+    if (loom__net.fab) {
+        /* What this process sent must leave before it closes: with manual progress nothing
+         * moves unless someone reads the queue. Bounded: a peer that never takes it has
+         * failed, and the launcher ends the job. */
+        struct timespec start, now;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        for (;;) {
+            loom__net_poll();
+            pthread_mutex_lock(&loom__net.send_lock);
+            int idle = loom__net.backlog == NULL && loom__fabric_inflight(loom__net.fab) == 0;
+            pthread_mutex_unlock(&loom__net.send_lock);
+            if (idle)
+                break;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (now.tv_sec - start.tv_sec > 60) {
+                loom__log("warning: network messages still in flight after 60 s at the end");
+                break;
+            }
+            sched_yield();
+        }
+        /* ...and every node process is done before any closes its endpoint. */
+        if (loom__pmi_fence(err, sizeof err) != 0)
+            loom__log("warning: %s", err);
+        loom__fabric_close(loom__net.fab);
+        loom__net.fab = NULL;
+        /* every message was handled before the last BYE, so nothing is held */
+        free(loom__net.seq_out);
+        free(loom__net.seq_in);
+        free(loom__net.held);
+        loom__net.seq_out = loom__net.seq_in = NULL;
+        loom__net.held = NULL;
+    }
+    if (loom__load_acquire(&loom__net.pmi_up)) {
+        if (loom__pmi_finalize(err, sizeof err) != 0)
+            loom__log("warning: %s", err);
+        loom__store_release(&loom__net.pmi_up, 0);
+    }
+}
+
+_Noreturn void loom__net_abort(int code, const char *why)
+{
+    fflush(NULL);
+    if (loom__load_acquire(&loom__net.pmi_up))
+        loom__pmi_abort(code, why);
+    _exit(code & 0xff);
+}
+
+_Noreturn void loom__net_unsupported(const char *what)
+{
+    loom__log("%s over ranks of several node processes is not supported yet "
+              "(docs/multinode.md); ending the job", what);
+    loom__net_abort(1, what);
+}
+
+_Noreturn void loom__net_peer_failed(int peer, const char *why)
+{
+    struct loom_job *j = &loom__job;
+    if (peer >= 0 && peer < j->nnodes && j->node_first)
+        loom__log("node process %d (ranks %d-%d) failed: %s; ending the job", peer,
+                  j->node_first[peer], j->node_first[peer + 1] - 1, why);
+    else
+        loom__log("the network failed: %s; ending the job", why);
+    loom__net_abort(1, why);
+}
