@@ -56,6 +56,8 @@ CEILING = 'ceiling'       # runtime name of the native reference programs' resul
 #   the ratio is loom/against.
 # runtime_env (optional): {runtime: {VAR: value}}, settings for that runtime's runs of this
 #   program only (the reports show them in the "run as" line).
+# launch_extra (optional): {runtime: [args]}, launcher arguments for that runtime's runs of this
+#   program only (loom's `-ppn 1`: one rank per node process).
 BEST_PEER = 'best-peer'
 
 
@@ -128,6 +130,29 @@ def msgrate_program(np, what, goals=()):
                               'logy': False, 'scale': 1.0}},
         'goals': list(goals),
     }
+
+
+# Two node processes on this machine, over TCP on loopback (docs/multinode.md): loom's ranks
+# in two node processes (`-ppn 1`) over libfabric's tcp provider; MPICH (ch4:ucx) over UCX's
+# tcp transport with shared memory off (MPIR_CVAR_NOLOCAL: every peer treated as remote);
+# Open MPI over its tcp BTL. The same transport for all three: the kernel's TCP on loopback.
+NET_ENV = {'loom': {'FI_PROVIDER': 'tcp'},
+           'mpich': {'UCX_TLS': 'tcp,self', 'MPIR_CVAR_NOLOCAL': '1'},
+           'openmpi': {'OMPI_MCA_btl': 'tcp,self', 'OMPI_MCA_pml': 'ob1'}}
+NET_LAUNCH = {'loom': ['-ppn', '1']}
+
+
+def net_program(source, args, quick_args, tests, goals=()):
+    return {'source': source, 'kind': 'mpi', 'np': 2, 'args': args, 'quick_args': quick_args,
+            'tests': tests, 'goals': list(goals), 'runtime_env': NET_ENV,
+            'launch_extra': NET_LAUNCH}
+
+
+def overlap_tests(where):
+    return {f'overlap_{side}': {'better': 'higher', 'ylabel': 'overlap (ratio)', 'logy': False,
+                                'scale': 1.0,
+                                'title': f'Overlap, {who} computing ({where})'}
+            for side, who in (('send', 'sender'), ('recv', 'receiver'), ('both', 'both'))}
 
 
 _BETTER = 'the better of MPICH and Open MPI'
@@ -203,6 +228,24 @@ PROGRAMS = {
         for b in (8, 64, 1024)]),
     'msgrate_cores': msgrate_program(max(2, machine_cores() // 2 * 2),
                                      f'{max(1, machine_cores() // 2)} pair(s), a rank per core'),
+    # Two node processes over TCP (NET_ENV): ping-pong latency and bandwidth, and overlap.
+    'net_pingpong': net_program(
+        'pingpong.c', [], ['-q'],
+        {'latency': {'better': 'lower', 'logy': True, 'scale': 1.0, 'ylabel': 'latency (µs)',
+                     'title': 'Half round-trip latency, 2 node processes over TCP'},
+         'bandwidth': {'better': 'higher', 'logy': False, 'scale': 1e-3,
+                       'ylabel': 'bandwidth (GB/s, 10^9 B/s)',
+                       'title': 'Streaming bandwidth, 2 node processes over TCP'}},
+        goals=[(t, b, BEST_PEER, rel, 1.0, f'{what} at {b} B at least as good as {_BETTER}')
+               for t, rel, what, sizes in (('latency', '<=', 'latency', (8, 1024, 65536,
+                                                                           1 << 20, 1 << 22)),
+                                           ('bandwidth', '>=', 'bandwidth', (65536, 1 << 20,
+                                                                             1 << 22)))
+               for b in sizes]),
+    'net_overlap': net_program(
+        'overlap.c', [], ['-q'], overlap_tests('2 node processes over TCP'),
+        goals=[('overlap_recv', 1 << 20, BEST_PEER, '>=', 1.0,
+                f'receiver-side overlap at 1 MiB at least {_BETTER}\'s')]),
     'nbc': {
         'source': 'nbc.c', 'kind': 'mpi', 'np': 2, 'args': [], 'quick_args': ['--quick'],
         'tests': {f'nbc_{c}_{m}_n2': {'better': 'higher' if m == 'overlap' else 'lower',
@@ -647,7 +690,8 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
                    None)
         env = (RUNTIMES[base]['env'] | prog.get('runtime_env', {}).get(base, {})
                | variant_env(rt))
-        launch = [a.replace('{np}', str(prog['np'])) for a in RUNTIMES[base]['launch']]
+        launch = ([a.replace('{np}', str(prog['np'])) for a in RUNTIMES[base]['launch']]
+                  + prog.get('launch_extra', {}).get(base, []))
         md.append(f'- **{labels[rt]}**: {versions.get(base, "")}'
                   + (f'; MPI_Get_library_version: `{lib}`' if lib else '')
                   + f'; run as `{fmt_cmd(launch + ["./" + name], env)}`')
@@ -973,7 +1017,8 @@ def main():
                 cmd, env = [exes[(prog_name, rt)]] + pargs + shlex.split(args.ceiling_args), {}
             else:
                 base = rt.split(' ', 1)[0]
-                launch = [a.replace('{np}', str(prog['np'])) for a in RUNTIMES[base]['launch']]
+                launch = ([a.replace('{np}', str(prog['np'])) for a in RUNTIMES[base]['launch']]
+                          + prog.get('launch_extra', {}).get(base, []))
                 cmd = launch + [exes[(prog_name, rt)]] + pargs + shlex.split(args.args)
                 env = (RUNTIMES[base]['env'] | prog.get('runtime_env', {}).get(base, {})
                        | variant_env(rt))

@@ -61,7 +61,7 @@ int loom__layers_job_init(char *err, size_t errlen)
         return LOOM_ERR_OTHER;
     loom__p2p_cells = (int)loom__config_int(LOOM_CFG_CELLS);
     if (loom__p2p_cells) {
-        if (loom__inbox_job_init(loom__job.nranks) != 0) {
+        if (loom__inbox_job_init() != 0) {
             snprintf(err, errlen, "out of memory setting up the rings of cells");
             return LOOM_ERR_NOMEM;
         }

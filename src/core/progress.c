@@ -42,7 +42,7 @@ int loom__progress_job_init(char *err, size_t errlen)
     int threads = (int)loom__config_int(LOOM_CFG_PROGRESS_THREADS);
     /* every rank may start progress threads with MPIX_Start_progress_thread: room for 4
      * workers per rank beyond thread mode's own */
-    int max_workers = j->nranks * (1 + threads + 4);
+    int max_workers = j->nlocal * (1 + threads + 4);
     if (loom__task_engine_init(j->topo, max_workers) != 0) {
         snprintf(err, errlen, "out of memory building the task queues");
         return -1;

@@ -28,8 +28,9 @@ static void *zeroed_lines(size_t bytes)
     return p;
 }
 
-int loom__inbox_job_init(int nranks)
+int loom__inbox_job_init(void)
 {
+    int nranks = loom__job.nlocal;
     loom__inboxes = aligned_alloc(64, sizeof *loom__inboxes * (size_t)nranks);
     if (!loom__inboxes)
         return LOOM_ERR_NOMEM;
@@ -73,9 +74,9 @@ static struct loom_ring *ring_make(int from, int dest)
     atomic_init(&g->cons.tail, 0);
     for (unsigned i = 0; i < LOOM_RING_CELLS; i++)
         atomic_init(&g->cells[i].seq, 0);
-    struct loom_inbox *b = &loom__inboxes[dest];
+    struct loom_inbox *b = &loom__inboxes[dest - loom__job.first];
     struct loom_ring *expected = NULL;
-    if (!loom__cas_acq_rel(&b->from[from], &expected, g)) {
+    if (!loom__cas_acq_rel(&b->from[from - loom__job.first], &expected, g)) {
         free(g); /* another thread of the sender made it first */
         return expected;
     }
@@ -136,6 +137,8 @@ int loom__inbox_send_slow(int from, int dest, struct loom_match *to, int source,
 
 void loom__inbox_flush_pair(int from, int dest)
 {
+    if (!loom__rank_is_local(from) || !loom__rank_is_local(dest))
+        return; /* a pair across node processes has no ring (net/) */
     struct loom_ring *g = loom__ring_of(from, dest);
     if (!g)
         return;
@@ -203,12 +206,15 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
  * is left. *at starts at 0 and moves past the ring returned. */
 static struct loom_ring *next_ready(int dest, int from, int *at)
 {
+    /* a rank of another node process has no rings here (net/) */
+    if (!loom__rank_is_local(dest) || (from >= 0 && !loom__rank_is_local(from)))
+        return NULL;
     if (from >= 0) {
         struct loom_ring *g = *at == 0 ? loom__ring_of(from, dest) : NULL;
         *at = 1;
         return g && loom__ring_ready(g) ? g : NULL;
     }
-    struct loom_inbox *b = &loom__inboxes[dest];
+    struct loom_inbox *b = &loom__inboxes[dest - loom__job.first];
     int n = loom__load_acquire(&b->nactive);
     while (*at < n) {
         struct loom_ring *g = loom__load_acquire(&b->active[(*at)++]); /* pairs with ring_make */

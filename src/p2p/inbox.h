@@ -54,8 +54,10 @@ struct loom_cell {
 /* Nonzero if small messages use cells (LOOM_CELLS), set once at start. */
 extern int loom__p2p_cells;
 
-/* Tables of rings for `nranks` ranks; 0 or LOOM_ERR_NOMEM. Before any rank runs. */
-int loom__inbox_job_init(int nranks);
+/* Tables of rings for the ranks of this node process (loom__job.first, nlocal): nlocal
+ * squared pointers, since any of them may send to any other; 0 or LOOM_ERR_NOMEM. Before any
+ * rank runs. */
+int loom__inbox_job_init(void);
 /* Free every ring (messages never received die with them). After every rank has ended. */
 void loom__inbox_job_fini(void);
 

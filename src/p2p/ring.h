@@ -49,14 +49,18 @@ struct loom_inbox {
     _Atomic int nactive;
 } __attribute__((aligned(64)));
 
-/* [nranks]; set before any rank runs and read-only while they run (inbox.c). */
+/* One per rank of this node process (rings join ranks of one address space only), indexed by
+ * world rank minus loom__job.first, as is each table of rings in it; set before any rank
+ * runs and read-only while they run (inbox.c). */
 extern struct loom_inbox *loom__inboxes;
 
-/* The ring from world rank `from` to world rank `dest`, or NULL if none was made yet. */
+/* The ring from world rank `from` to world rank `dest`, both of this node process, or NULL if
+ * none was made yet. */
 static inline struct loom_ring *loom__ring_of(int from, int dest)
 {
+    int first = loom__job.first;
     /* acquire: pairs with the release of the CAS that installed it (its fields initialised) */
-    return loom__load_acquire(&loom__inboxes[dest].from[from]);
+    return loom__load_acquire(&loom__inboxes[dest - first].from[from - first]);
 }
 
 /* 1 if the cell at the ring's tail is full. Any thread; a hint unless cons.lock is held. */
