@@ -65,17 +65,6 @@ static struct {
     char reply[LINE_CAP]; /* the last reply line, NUL-terminated, without '\n' */
 } pmi = {.lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1, .abort_fd = -1};
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Drop the connection after an I/O failure: the stream is out of step and cannot be used. */
 static void drop(void)
@@ -117,7 +106,7 @@ static int send_req(const char *what, char *err, size_t errlen)
     loom__store_release(&pmi.wbusy, 0); /* pairs with the exchange of the next writer */
     if (e) {
         drop();
-        seterr(err, errlen, "PMI %s: cannot write to the PMI server: %s", what, strerror(e));
+        loom__pmi_seterr(err, errlen, "PMI %s: cannot write to the PMI server: %s", what, strerror(e));
         return -1;
     }
     return 0;
@@ -139,7 +128,7 @@ static int read_line(const char *what, char *err, size_t errlen)
         }
         if (pmi.in_len == sizeof(pmi.in)) {
             drop();
-            seterr(err, errlen, "PMI %s: the PMI server sent a line longer than %zu bytes", what,
+            loom__pmi_seterr(err, errlen, "PMI %s: the PMI server sent a line longer than %zu bytes", what,
                    sizeof(pmi.in));
             return -1;
         }
@@ -149,12 +138,12 @@ static int read_line(const char *what, char *err, size_t errlen)
         if (n < 0) {
             int e = errno;
             drop();
-            seterr(err, errlen, "PMI %s: cannot read from the PMI server: %s", what, strerror(e));
+            loom__pmi_seterr(err, errlen, "PMI %s: cannot read from the PMI server: %s", what, strerror(e));
             return -1;
         }
         if (n == 0) {
             drop();
-            seterr(err, errlen, "PMI %s: the PMI server closed the connection", what);
+            loom__pmi_seterr(err, errlen, "PMI %s: the PMI server closed the connection", what);
             return -1;
         }
         pmi.in_len += (size_t)n;
@@ -204,7 +193,7 @@ static int exchange(const char *what, const char *want, char *err, size_t errlen
         return -1;
     char cmd[64];
     if (!field(pmi.reply, "cmd", cmd, sizeof(cmd)) || strcmp(cmd, want) != 0) {
-        seterr(err, errlen, "PMI %s: the PMI server answered '%.200s', expected cmd=%s", what,
+        loom__pmi_seterr(err, errlen, "PMI %s: the PMI server answered '%.200s', expected cmd=%s", what,
                pmi.reply, want);
         return -1;
     }
@@ -213,7 +202,7 @@ static int exchange(const char *what, const char *want, char *err, size_t errlen
         char msg[256];
         if (!field(pmi.reply, "msg", msg, sizeof(msg)))
             snprintf(msg, sizeof(msg), "no reason given");
-        seterr(err, errlen, "PMI %s: the PMI server refused (rc=%s): %s", what, cmd, msg);
+        loom__pmi_seterr(err, errlen, "PMI %s: the PMI server refused (rc=%s): %s", what, cmd, msg);
         return -1;
     }
     return 0;
@@ -230,7 +219,7 @@ static int req(char *err, size_t errlen, const char *fmt, ...)
     int n = vsnprintf(pmi.req, sizeof(pmi.req), fmt, ap);
     va_end(ap);
     if (n < 0 || (size_t)n >= sizeof(pmi.req)) {
-        seterr(err, errlen, "PMI: a request of %d bytes is longer than %zu", n, sizeof(pmi.req));
+        loom__pmi_seterr(err, errlen, "PMI: a request of %d bytes is longer than %zu", n, sizeof(pmi.req));
         return -1;
     }
     return 0;
@@ -263,7 +252,7 @@ static int connect_port(const char *port_env, char *err, size_t errlen)
     char host[256];
     const char *colon = strrchr(port_env, ':');
     if (!colon || colon == port_env || (size_t)(colon - port_env) >= sizeof(host) || !colon[1]) {
-        seterr(err, errlen, "PMI init: PMI_PORT='%.100s' is not host:port", port_env);
+        loom__pmi_seterr(err, errlen, "PMI init: PMI_PORT='%.100s' is not host:port", port_env);
         return -1;
     }
     memcpy(host, port_env, (size_t)(colon - port_env));
@@ -271,7 +260,7 @@ static int connect_port(const char *port_env, char *err, size_t errlen)
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *ai;
     int rc = getaddrinfo(host, colon + 1, &hints, &res);
     if (rc) {
-        seterr(err, errlen, "PMI init: cannot resolve the PMI server %.100s: %s", port_env,
+        loom__pmi_seterr(err, errlen, "PMI init: cannot resolve the PMI server %.100s: %s", port_env,
                gai_strerror(rc));
         return -1;
     }
@@ -294,7 +283,7 @@ static int connect_port(const char *port_env, char *err, size_t errlen)
     }
     freeaddrinfo(res);
     if (fd < 0)
-        seterr(err, errlen, "PMI init: cannot connect to the PMI server %.100s: %s", port_env,
+        loom__pmi_seterr(err, errlen, "PMI init: cannot connect to the PMI server %.100s: %s", port_env,
                strerror(e));
     return fd;
 }
@@ -311,7 +300,7 @@ static int port_handshake(long id, int *rank, int *size, char *err, size_t errle
             return -1;
         char cmd[16];
         if (!field(pmi.reply, "cmd", cmd, sizeof(cmd)) || strcmp(cmd, "set") != 0) {
-            seterr(err, errlen, "PMI init: the PMI server answered '%.200s', expected cmd=set",
+            loom__pmi_seterr(err, errlen, "PMI init: the PMI server answered '%.200s', expected cmd=set",
                    pmi.reply);
             return -1;
         }
@@ -326,7 +315,7 @@ static int port_handshake(long id, int *rank, int *size, char *err, size_t errle
 static int init_locked(int *rank, int *size, char *err, size_t errlen)
 {
     if (pmi.fd >= 0) {
-        seterr(err, errlen, "PMI init: already initialized");
+        loom__pmi_seterr(err, errlen, "PMI init: already initialized");
         return -1;
     }
     pmi.in_len = 0;
@@ -337,7 +326,7 @@ static int init_locked(int *rank, int *size, char *err, size_t errlen)
         r = (int)env_num("PMI_RANK");
         s = (int)env_num("PMI_SIZE");
         if (fd < 0 || r < 0 || s < 1) {
-            seterr(err, errlen,
+            loom__pmi_seterr(err, errlen,
                    "PMI init: PMI_FD, PMI_RANK and PMI_SIZE must be numbers (the launcher set "
                    "PMI_FD='%.20s' PMI_RANK='%.20s' PMI_SIZE='%.20s')",
                    getenv("PMI_FD"), getenv("PMI_RANK") ? getenv("PMI_RANK") : "",
@@ -348,7 +337,7 @@ static int init_locked(int *rank, int *size, char *err, size_t errlen)
     } else if (port) {
         long id = env_num(getenv("PMI_ID") ? "PMI_ID" : "PMI_RANK");
         if (id < 0) {
-            seterr(err, errlen, "PMI init: PMI_PORT is set but PMI_ID is not a number");
+            loom__pmi_seterr(err, errlen, "PMI init: PMI_PORT is set but PMI_ID is not a number");
             return -1;
         }
         int fd = connect_port(port, err, errlen);
@@ -358,17 +347,17 @@ static int init_locked(int *rank, int *size, char *err, size_t errlen)
         if (port_handshake(id, &r, &s, err, errlen))
             goto out_with_fd;
         if (r < 0 || s < 1) {
-            seterr(err, errlen, "PMI init: the PMI server did not say this process's rank and "
+            loom__pmi_seterr(err, errlen, "PMI init: the PMI server did not say this process's rank and "
                                 "the job's size");
             goto out_with_fd;
         }
     } else {
-        seterr(err, errlen, "PMI init: no PMI server: PMI_FD and PMI_PORT are unset (the "
+        loom__pmi_seterr(err, errlen, "PMI init: no PMI server: PMI_FD and PMI_PORT are unset (the "
                             "process was not started by a PMI launcher)");
         return -1;
     }
     if (r >= s) {
-        seterr(err, errlen, "PMI init: rank %d is not below the job's size %d", r, s);
+        loom__pmi_seterr(err, errlen, "PMI init: rank %d is not below the job's size %d", r, s);
         goto out_with_fd;
     }
 
@@ -382,7 +371,7 @@ static int init_locked(int *rank, int *size, char *err, size_t errlen)
         !int_field(pmi.reply, "keylen_max", &key_max) ||
         !int_field(pmi.reply, "vallen_max", &val_max) || kvs_max < 2 || key_max < 2 ||
         val_max < 2) {
-        seterr(err, errlen, "PMI init: the PMI server's maxes are not understood: '%.200s'",
+        loom__pmi_seterr(err, errlen, "PMI init: the PMI server's maxes are not understood: '%.200s'",
                pmi.reply);
         goto out_with_fd;
     }
@@ -398,7 +387,7 @@ static int init_locked(int *rank, int *size, char *err, size_t errlen)
         exchange("init", "my_kvsname", err, errlen))
         goto out_with_fd;
     if (!field(pmi.reply, "kvsname", pmi.kvs, sizeof(pmi.kvs)) || !pmi.kvs[0]) {
-        seterr(err, errlen, "PMI init: the PMI server gave no key-value space name: '%.200s'",
+        loom__pmi_seterr(err, errlen, "PMI init: the PMI server gave no key-value space name: '%.200s'",
                pmi.reply);
         goto out_with_fd;
     }
@@ -428,7 +417,7 @@ static int connected(const char *what, char *err, size_t errlen)
 {
     if (pmi.fd >= 0)
         return 1;
-    seterr(err, errlen, "PMI %s: not connected to a PMI server (loom__pmi_init first)", what);
+    loom__pmi_seterr(err, errlen, "PMI %s: not connected to a PMI server (loom__pmi_init first)", what);
     return 0;
 }
 
@@ -446,18 +435,18 @@ static int check_word(const char *what, const char *kind, const char *s, size_t 
 {
     size_t n = strlen(s);
     if (n == 0) {
-        seterr(err, errlen, "PMI %s: the %s is empty", what, kind);
+        loom__pmi_seterr(err, errlen, "PMI %s: the %s is empty", what, kind);
         return -1;
     }
     if (n > max) {
-        seterr(err, errlen, "PMI %s: the %s is %zu bytes, longer than the PMI server's %zu",
+        loom__pmi_seterr(err, errlen, "PMI %s: the %s is %zu bytes, longer than the PMI server's %zu",
                what, kind, n, max);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c <= ' ' || c >= 127 || c == '=') {
-            seterr(err, errlen, "PMI %s: the %s has a space, '=' or unprintable byte at %zu",
+            loom__pmi_seterr(err, errlen, "PMI %s: the %s has a space, '=' or unprintable byte at %zu",
                    what, kind, i);
             return -1;
         }
@@ -501,13 +490,13 @@ static int get_locked(const char *key, char *value, size_t len, char *err, size_
     const char *v = strstr(pmi.reply, " value=");
     v = v ? v + 7 : (strncmp(pmi.reply, "value=", 6) == 0 ? pmi.reply + 6 : NULL);
     if (!v) {
-        seterr(err, errlen, "PMI get %s: the PMI server's answer has no value: '%.200s'", key,
+        loom__pmi_seterr(err, errlen, "PMI get %s: the PMI server's answer has no value: '%.200s'", key,
                pmi.reply);
         return -1;
     }
     size_t n = strcspn(v, " ");
     if (n >= len) {
-        seterr(err, errlen, "PMI get %s: the value is %zu bytes, the buffer holds %zu", key, n,
+        loom__pmi_seterr(err, errlen, "PMI get %s: the value is %zu bytes, the buffer holds %zu", key, n,
                len ? len - 1 : 0);
         return -1;
     }
@@ -537,7 +526,7 @@ int loom__pmi_local(int *local_rank, int *local_size, char *err, size_t errlen)
         goto out;
     char cmd[32];
     if (!field(pmi.reply, "cmd", cmd, sizeof(cmd)) || strcmp(cmd, "get_result") != 0) {
-        seterr(err, errlen, "PMI local: the PMI server answered '%.200s', expected "
+        loom__pmi_seterr(err, errlen, "PMI local: the PMI server answered '%.200s', expected "
                             "cmd=get_result", pmi.reply);
         goto out;
     }

@@ -59,4 +59,8 @@ _Noreturn void loom__pmi_abort(int code, const char *msg);
  * through the key-value space this way. */
 void loom__pmi_hex_encode(const void *data, size_t len, char *out);
 long loom__pmi_hex_decode(const char *text, void *out, size_t max);
+/* Inside the client (pmi*.c): write a one-line reason into err[errlen] (nothing if err is
+ * NULL). */
+void loom__pmi_seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 #endif

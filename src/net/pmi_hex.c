@@ -1,5 +1,8 @@
 /* net/pmi_hex.c — bytes as text for the PMI key-value space, whose values are printable words
- * (network addresses are binary). Lowercase out, either case in. */
+ * (network addresses are binary; lowercase out, either case in), and the client's one-line
+ * error texts. */
+#include <stdarg.h>
+#include <stdio.h>
 #include "net/pmi.h"
 
 void loom__pmi_hex_encode(const void *data, size_t len, char *out)
@@ -38,4 +41,14 @@ long loom__pmi_hex_decode(const char *text, void *out, size_t max)
         b[n] = (unsigned char)(hi << 4 | lo);
     }
     return (long)n;
+}
+
+void loom__pmi_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
 }

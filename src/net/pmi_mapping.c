@@ -12,17 +12,6 @@
 
 #include "net/pmi.h"
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static const char *skip_space(const char *p)
 {
@@ -116,12 +105,12 @@ int loom__pmi_parse_mapping(const char *mapping, int rank, int size, int *local_
                             int *local_size, char *err, size_t errlen)
 {
     if (size < 1 || rank < 0 || rank >= size) {
-        seterr(err, errlen, "PMI process mapping: rank %d of %d is out of range", rank, size);
+        loom__pmi_seterr(err, errlen, "PMI process mapping: rank %d of %d is out of range", rank, size);
         return -1;
     }
     const char *p = skip_space(mapping);
     if (strncmp(p, "(vector", 7) != 0) {
-        seterr(err, errlen, "PMI process mapping '%.200s' does not start with (vector",
+        loom__pmi_seterr(err, errlen, "PMI process mapping '%.200s' does not start with (vector",
                mapping);
         return -1;
     }
@@ -138,7 +127,7 @@ int loom__pmi_parse_mapping(const char *mapping, int rank, int size, int *local_
     if (!bad && node >= 0)
         (void)walk(p + 7, size, rank, node, &before, &same, &bad);
     if (bad || node < 0) {
-        seterr(err, errlen, "PMI process mapping '%.200s' is not (vector,(node,count,size),...) "
+        loom__pmi_seterr(err, errlen, "PMI process mapping '%.200s' is not (vector,(node,count,size),...) "
                             "placing %d ranks", mapping, size);
         return -1;
     }

@@ -152,6 +152,20 @@ static struct loom_envelope *envelope_new(int source, int tag, size_t bytes)
     return e;
 }
 
+/* An eager copy made outside the lock: to a receive posted meanwhile, else into the queue. */
+static void queue_eager(struct loom_match *m, struct loom_envelope *e)
+{
+    loom__lock(&m->lock);
+    struct loom_request *rr = take_posted(m, e->source, e->tag);
+    if (!rr)
+        append_unexpected(m, e);
+    loom__unlock(&m->lock);
+    if (rr)
+        deliver_eager(rr, e);
+    else
+        loom__event_notify(&m->rank->event); /* a probe may be waiting */
+}
+
 static inline int wants(struct loom_request *want, struct loom_match *m, int source, int tag)
 {
     return want && &want->ctx->match[want->me] == m && matches(want->peer, want->tag, source, tag);
@@ -229,15 +243,7 @@ int loom__p2p_start_send(struct loom_request *s)
         return LOOM_ERR_NOMEM;
     if (bytes)
         loom__dt_pack(LOOM_ENVELOPE_DATA(e), s->buf, s->type, s->count, 0, bytes);
-    loom__lock(&m->lock);
-    rr = take_posted(m, s->me, s->tag);
-    if (!rr)
-        append_unexpected(m, e);
-    loom__unlock(&m->lock);
-    if (rr)
-        deliver_eager(rr, e);
-    else
-        loom__event_notify(&m->rank->event);
+    queue_eager(m, e);
     loom__req_complete(s);
     return 0;
 }
@@ -307,15 +313,7 @@ int loom__p2p_net_eager(struct loom_match *m, int source, int tag, const void *d
         return LOOM_ERR_NOMEM;
     if (bytes)
         memcpy(LOOM_ENVELOPE_DATA(e), data, bytes);
-    loom__lock(&m->lock);
-    rr = take_posted(m, source, tag);
-    if (!rr)
-        append_unexpected(m, e);
-    loom__unlock(&m->lock);
-    if (rr)
-        deliver_eager(rr, e);
-    else
-        loom__event_notify(&m->rank->event); /* a probe may be waiting */
+    queue_eager(m, e);
     return 0;
 }
 
