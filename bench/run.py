@@ -152,7 +152,7 @@ def overlap_tests(where):
     return {f'overlap_{side}': {'better': 'higher', 'ylabel': 'overlap (ratio)', 'logy': False,
                                 'scale': 1.0,
                                 'title': f'Overlap, {who} computing ({where})'}
-            for side, who in (('send', 'sender'), ('recv', 'receiver'), ('both', 'both'))}
+            for side, who in (('sender', 'sender'), ('receiver', 'receiver'), ('both', 'both'))}
 
 
 _BETTER = 'the better of MPICH and Open MPI'
@@ -244,7 +244,7 @@ PROGRAMS = {
                for b in sizes]),
     'net_overlap': net_program(
         'overlap.c', [], ['-q'], overlap_tests('2 node processes over TCP'),
-        goals=[('overlap_recv', 1 << 20, BEST_PEER, '>=', 1.0,
+        goals=[('overlap_receiver', 1 << 20, BEST_PEER, '>=', 1.0,
                 f'receiver-side overlap at 1 MiB at least {_BETTER}\'s')]),
     'nbc': {
         'source': 'nbc.c', 'kind': 'mpi', 'np': 2, 'args': [], 'quick_args': ['--quick'],
