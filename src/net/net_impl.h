@@ -51,6 +51,9 @@ struct loom_net {
     pthread_mutex_t poll_lock;
     pthread_mutex_t send_lock;
     struct loom_net_pending *backlog, **backlog_tail; /* under send_lock */
+    _Atomic int backlogged;      /* 1 while the backlog is not empty: written under send_lock,
+                                    read relaxed by polls, so that a poll with nothing to post
+                                    takes no lock (a later poll sees a new backlog) */
     _Atomic int bye_sent, byes;
     /* Order. A provider keeps send-after-send order only up to its own protocol switches (a
      * large message may be overtaken by a small one behind it), so each message carries a

@@ -155,12 +155,11 @@ int loom__net_bootstrap(int local_np, int job_np, char *err, size_t errlen)
     return 0;
 }
 
-/* The wait hooks with the network in front: every poll of a wait polls the endpoint (one
+/* The wait hook with the network in front: every poll of a wait polls the endpoint (one
  * thread at a time), then does what the layers below do. A waiter never sleeps for long: the
  * endpoint moves data only when its queue is read (manual progress), so a node process whose
  * ranks all slept would stall every other one. */
 static loom_wait_progress_fn below_progress;
-static loom_wait_work_fn below_has_work;
 
 static int net_wait_progress(void)
 {
@@ -168,19 +167,12 @@ static int net_wait_progress(void)
     return (below_progress ? below_progress() : 0) | moved;
 }
 
-static int net_wait_has_work(void)
-{
-    return below_has_work ? below_has_work() : LOOM_WORK_NONE;
-}
-
 void loom__net_layers_init(void)
 {
     if (loom__job.nnodes <= 1)
         return;
     below_progress = loom__wait_progress;
-    below_has_work = loom__wait_has_work;
     loom__wait_progress = net_wait_progress;
-    loom__wait_has_work = net_wait_has_work;
     loom__wait_sleep_ns = 1000000; /* 1 ms: see above */
 }
 

@@ -22,6 +22,7 @@ struct loom_net_pending {
 
 static void backlog_add(struct loom_net_pending *p)
 {
+    loom__store_relaxed(&loom__net.backlogged, 1);
     p->next = NULL;
     *loom__net.backlog_tail = p;
     loom__net.backlog_tail = &p->next;
@@ -110,8 +111,10 @@ int loom__net_flush_backlog(void)
         if (rc != 0)
             break; /* busy: the rest waits for the next poll, in order */
         loom__net.backlog = p->next;
-        if (!p->next)
+        if (!p->next) {
             loom__net.backlog_tail = &loom__net.backlog;
+            loom__store_relaxed(&loom__net.backlogged, 0);
+        }
         free(p);
         moved = 1;
     }
@@ -127,7 +130,7 @@ int loom__net_poll(void)
     int n = loom__fabric_poll(loom__net.fab, err, sizeof err);
     if (n < 0)
         loom__net_peer_failed(-1, err);
-    int moved = loom__net_flush_backlog();
+    int moved = loom__load_relaxed(&loom__net.backlogged) ? loom__net_flush_backlog() : 0;
     pthread_mutex_unlock(&loom__net.poll_lock);
     return n > 0 || moved;
 }
