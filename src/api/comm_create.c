@@ -156,9 +156,9 @@ int loom__mpi_comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info i
     char why[256];
     if (loom__comm_split_type_check(split_type, info, why, sizeof why) != 0)
         return loom__api_error(comm, fn, MPI_ERR_INFO_VALUE, "%s", why);
-    int color = MPI_UNDEFINED;
+    struct loom_hw_split plan = {.color = MPI_UNDEFINED};
     if (split_type != MPI_UNDEFINED) {
-        rc = loom__comm_split_type_color(c, split_type, info, &color);
+        rc = loom__comm_split_type_color(c, split_type, info, &plan);
         if (rc == LOOM_ERR_UNSUPPORTED)
             return loom__api_error(comm, fn, MPI_ERR_ARG, "split type %s (%d) not supported yet",
                                    split_type_name(split_type), split_type);
@@ -167,10 +167,10 @@ int loom__mpi_comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info i
         if (rc != 0)
             return loom__api_error_code(comm, fn, rc);
     }
-    rc = split_common(comm, c, color, key, newcomm, fn);
+    rc = split_common(comm, c, plan.color, key, newcomm, fn);
     if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL) {
         /* what the split type records on the new communicator (hardware types: info keys) */
-        int frc = loom__comm_split_type_finish(c, split_type, info, *newcomm);
+        int frc = loom__comm_split_type_finish(&plan, *newcomm);
         if (frc != 0)
             return loom__api_error_code(comm, fn, frc);
     }

@@ -334,8 +334,24 @@ static inline struct loom_comm *loom__comm_resolve(MPI_Comm comm)
 const char *loom__comm_invalid_reason(MPI_Comm comm);
 
 /* A shared half for the members of group g (a copy of it; g is not kept): fresh context id, both matching
- * contexts, refs == g->size (one per future member handle). 0 or LOOM_ERR_NOMEM. */
+ * contexts, refs == g->size (one per future member handle). 0 or LOOM_ERR_NOMEM. All of g
+ * must run in this node process (else the job ends with a message saying so). */
 int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out);
+/* The same with context id `id` and `refs` references: the world's half (id 0), and the
+ * halves of communicators across node processes (comm/attach.c). A half whose group spans
+ * node processes registers its contexts with the network. */
+int loom__comm_shared_make(struct loom_group *g, uint64_t id, int refs,
+                           struct loom_comm_shared **out);
+/* A context id no other communicator of the job has (comm/shared.c). Any thread. */
+uint64_t loom__comm_context_id_new(void);
+/* 1 if some rank of g runs in another node process. */
+int loom__group_spans_nodes(const struct loom_group *g);
+/* The calling rank's reference on this node process's shared half of the communicator with
+ * context id `id` and group g (comm/attach.c): the first member of this process to ask makes
+ * it, with one reference per member of g in this process; the others get the same one.
+ * Every member of g in this process must ask once, with the same id and an equal group.
+ * 0 or LOOM_ERR_NOMEM. Any thread. */
+int loom__comm_shared_attach(uint64_t id, struct loom_group *g, struct loom_comm_shared **out);
 /* Drop one member's reference; the last one frees the shared half. */
 void loom__comm_shared_release(struct loom_comm_shared *sh);
 /* Take one more reference on sh (a nonblocking or persistent collective's request keeps the
@@ -359,8 +375,19 @@ int loom__comm_dup(struct loom_comm *parent, MPI_Comm parent_handle, struct loom
                    int use_info, struct loom_comm **out);
 int loom__comm_split(struct loom_comm *parent, int color, int key, struct loom_comm **out);
 int loom__comm_create(struct loom_comm *parent, struct loom_group *g, struct loom_comm **out);
+/* Split and create over a parent whose members run in several node processes
+ * (comm/create_net.c; dup is a split with one colour): the members' contributions go through
+ * an allgather on the parent, then each member attaches to its node process's half of the new
+ * communicator. */
+int loom__comm_split_net(struct loom_comm *parent, int color, int key, struct loom_comm **out);
+int loom__comm_create_net(struct loom_comm *parent, struct loom_group *g,
+                          struct loom_comm **out);
 int loom__comm_create_group(struct loom_comm *parent, struct loom_group *g, int tag,
                             struct loom_comm **out);
+/* MPI_Comm_create_group for a group g of several node processes, the caller its rank `me`
+ * (comm/create_group_net.c). */
+int loom__comm_create_group_net(struct loom_comm *parent, struct loom_group *g, int tag,
+                                int me, struct loom_comm **out);
 /* 1 if every rank of g is a member of c; 0 if not; LOOM_ERR_NOMEM. */
 int loom__comm_group_is_subset(struct loom_comm *c, const struct loom_group *g);
 
@@ -425,13 +452,17 @@ int loom__intercomm_create_from_groups(struct loom_group *local, int local_leade
  * high = 0 first (the first group first when both passed the same). */
 int loom__intercomm_merge(struct loom_comm *c, int high, struct loom_comm **out);
 
-/* MPI_Comm_split_type's colour for the calling rank (comm/split_type.c): each split type
- * computes it in a function of its own. 0 or LOOM_ERR_UNSUPPORTED (type known but not
- * implemented yet) or LOOM_ERR_ARG (not a split type). */
+/* MPI_Comm_split_type's plan for the calling rank (comm/split_type.c; struct in
+ * comm/split_hw.h): its colour, and for the hardware types what to record on the new
+ * communicator. Each split type computes it in a function of its own. Collective over parent
+ * when it spans node processes (a guided split exchanges the members' colours). 0 or
+ * LOOM_ERR_UNSUPPORTED (type known but not implemented yet) or LOOM_ERR_ARG (not a split
+ * type) or LOOM_ERR_NOMEM. */
+struct loom_hw_split;
 typedef int (*loom_split_color_fn)(struct loom_comm *parent, struct loom_info *info,
-                                   int *color);
+                                   struct loom_hw_split *plan);
 int loom__comm_split_type_color(struct loom_comm *parent, int split_type,
-                                struct loom_info *info, int *color);
+                                struct loom_info *info, struct loom_hw_split *plan);
 
 /* The rendezvous of c's members, in pieces (comm/rendezvous.c). An exchange session:
  * loom__comm_xbegin publishes `mine` and waits for every member; from then on any member

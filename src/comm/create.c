@@ -6,7 +6,8 @@
  * shared half (with one reference per member) and publishes the pointer in its own slot; the
  * other members read it and make their handles. Errors (ENOMEM in the leader) travel the same
  * way, so every member of a new group returns the same result, and every rank of the parent
- * goes through every rendezvous whatever happens. No lock is taken. */
+ * goes through every rendezvous whatever happens. No lock is taken. A parent whose members
+ * run in several node processes goes through comm/create_net.c instead. */
 #include <stdlib.h>
 #include "comm/comm.h"
 #include "comm/vtopo.h"
@@ -27,9 +28,11 @@ static struct loom_info *info_of(struct loom_comm *c)
     return i;
 }
 
-int loom__comm_dup(struct loom_comm *parent, MPI_Comm parent_handle, struct loom_info *info,
-                   int use_info, struct loom_comm **out)
+/* The calling rank's handle on a new communicator of the parent's group, same ranks. */
+static int dup_handle(struct loom_comm *parent, struct loom_comm **out)
 {
+    if (parent->sh->spans_nodes) /* one colour, the parent's order */
+        return loom__comm_split_net(parent, 0, parent->rank, out);
     struct pub mine = {NULL, 0};
     if (parent->rank == 0)
         mine.err = loom__comm_shared_new(parent->sh->group, &mine.sh);
@@ -38,9 +41,14 @@ int loom__comm_dup(struct loom_comm *parent, MPI_Comm parent_handle, struct loom
     loom__comm_xend(parent);
     if (leader.err != 0)
         return leader.err;
+    return loom__comm_handle_new(leader.sh, parent->rank, parent, out);
+}
 
+int loom__comm_dup(struct loom_comm *parent, MPI_Comm parent_handle, struct loom_info *info,
+                   int use_info, struct loom_comm **out)
+{
     struct loom_comm *c;
-    int rc = loom__comm_handle_new(leader.sh, parent->rank, parent, &c);
+    int rc = dup_handle(parent, &c);
     if (rc != 0)
         return rc;
     if (parent->topo) { /* a dup keeps the topology (MPI 4.1 §7.4.2) */
@@ -108,6 +116,8 @@ out:
 
 int loom__comm_split(struct loom_comm *parent, int color, int key, struct loom_comm **out)
 {
+    if (parent->sh->spans_nodes)
+        return loom__comm_split_net(parent, color, key, out);
     struct split_pub mine = {color, key, {NULL, 0}};
     int n = 0, newrank = 0, leader = -1;
     loom__comm_xbegin(parent, &mine);
@@ -145,6 +155,8 @@ int loom__comm_split(struct loom_comm *parent, int color, int key, struct loom_c
 
 int loom__comm_create(struct loom_comm *parent, struct loom_group *g, struct loom_comm **out)
 {
+    if (parent->sh->spans_nodes)
+        return loom__comm_create_net(parent, g, out);
     int me = loom__group_rank_of(g, loom__self->world_rank);
     int leader = -1; /* parent rank of g's rank 0 */
     if (me != MPI_UNDEFINED && me > 0)

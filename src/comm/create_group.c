@@ -16,7 +16,8 @@
  *      member's event. The other members wait on their event until `ready` (acquire).
  *   3. Leave: under the lock, each member counts itself in `taken`; the last one unlinks and
  *      frees the entry. An entry therefore outlives every wait on it.
- * The leader never waits: it may return before the others have joined. */
+ * The leader never waits: it may return before the others have joined. A group of several
+ * node processes goes through comm/create_group_net.c instead. */
 #include <pthread.h>
 #include <stdlib.h>
 #include "comm/comm.h"
@@ -95,6 +96,8 @@ int loom__comm_create_group(struct loom_comm *parent, struct loom_group *g, int 
     int r = loom__group_rank_of(g, loom__self->world_rank);
     if (r == MPI_UNDEFINED)
         return 0; /* not a member: a local call that returns MPI_COMM_NULL */
+    if (loom__group_spans_nodes(g))
+        return loom__comm_create_group_net(parent, g, tag, r, out);
     struct call *e = join(parent->sh->context_id, tag, g, r);
     if (e == NULL)
         return LOOM_ERR_NOMEM; /* the others wait: a fatal condition in practice */

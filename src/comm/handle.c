@@ -218,12 +218,12 @@ int loom__comm_job_init(int nranks)
         return LOOM_ERR_NOMEM;
     for (int i = 0; i < nranks; i++)
         g->world[i] = i;
-    rc = loom__comm_shared_new(g, &world_sh);
+    /* context id 0 in every node process; no rank holds a handle yet: the only reference
+     * is the job's (see world_sh) */
+    rc = loom__comm_shared_make(g, 0, 1, &world_sh);
     loom__group_release(g);
     if (rc != 0)
         return rc;
-    /* No rank holds a handle yet: the only reference is the job's (see world_sh). */
-    loom__store_relaxed(&world_sh->refs, 1);
     return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "core/atomic.h"
 #include "core/error.h"
 #include "core/rank.h"
+#include "net/net.h"
 #include "p2p/p2p.h"
 
 /* Free a half nobody holds yet (not linked to its other half). */
@@ -180,6 +181,8 @@ int loom__intercomm_create(struct loom_comm *local, int local_leader, struct loo
     memset(&mine, 0, sizeof mine);
     if (local->rank == local_leader && leader_err != 0)
         mine.pair.err = leader_err; /* the leader's own arguments are wrong: tell the group */
+    else if (local->rank == local_leader && !loom__rank_is_local(peer->sh->peer_world[remote_leader]))
+        loom__net_unsupported("an intercommunicator"); /* the leaders trade pointers */
     else if (local->rank == local_leader)
         leaders_meet(local, peer, remote_leader, tag, &mine);
     loom__comm_xbegin(local, &mine);

@@ -39,8 +39,11 @@ static int gen_moved(void *arg)
 /* Steps 1-3 above. */
 static void arrive(struct loom_comm_shared *sh)
 {
-    if (sh->spans_nodes) /* the rendezvous is in this process's memory only */
-        loom__net_unsupported("making a communicator, window or topology");
+    /* the rendezvous is in this process's memory only: what still meets through it over
+     * several node processes (windows, distributed graphs, intercommunicators' groups) is not
+     * made there yet; dup, split and create go through comm/create_net.c */
+    if (sh->spans_nodes)
+        loom__net_unsupported("a window, distributed graph or intercommunicator");
     struct loom_rendezvous *rv = &sh->rv;
     uint32_t g = loom__load_acquire(&rv->gen);
     if (loom__fetch_add_acq_rel(&rv->arrived, 1) == (uint32_t)sh->size - 1) {

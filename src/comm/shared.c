@@ -5,7 +5,14 @@
  * starts with one reference per member handle to come; each member's handle drops one when
  * freed, and the last drop frees it; a nonblocking or persistent collective's request holds
  * one more until it is gone (MPI_Comm_free only marks the communicator for deallocation).
- * Context ids come from one job-wide atomic counter: no lock is taken. */
+ * A communicator whose members run in several node processes has one shared half in each of
+ * them, all with the same context id (comm/attach.c), each counting its own process's
+ * members only.
+ *
+ * Context ids: the node process's index in the top 24 bits, then a per-process atomic
+ * counter (relaxed: ids only need to be unique). So an id is unique in the whole job without
+ * asking anybody: a communicator across node processes takes the id one of its members made.
+ * MPI_COMM_WORLD is 0 in every node process (the counter starts at 1). */
 #include <stdlib.h>
 #include "comm/comm.h"
 #include "core/atomic.h"
@@ -14,8 +21,21 @@
 #include "net/net.h"
 #include "p2p/p2p.h"
 
-/* Next context id of the job. Relaxed: ids only need to be unique. */
-static _Atomic uint64_t next_context_id;
+/* Next context id of this node process (see above). */
+static _Atomic uint64_t next_context_id = 1;
+
+uint64_t loom__comm_context_id_new(void)
+{
+    return ((uint64_t)loom__job.node << 40) | loom__fetch_add_relaxed(&next_context_id, 1);
+}
+
+int loom__group_spans_nodes(const struct loom_group *g)
+{
+    for (int i = 0; i < g->size; i++)
+        if (!loom__rank_is_local(g->world[i]))
+            return 1;
+    return 0;
+}
 
 static void destroy(struct loom_comm_shared *sh)
 {
@@ -37,7 +57,8 @@ static void destroy(struct loom_comm_shared *sh)
     free(sh);
 }
 
-int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out)
+int loom__comm_shared_make(struct loom_group *g, uint64_t id, int refs,
+                           struct loom_comm_shared **out)
 {
     struct loom_comm_shared *sh = calloc(1, sizeof *sh); /* freed by the last release */
     if (sh == NULL)
@@ -50,8 +71,8 @@ int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out)
     g = sh->group;
     sh->size = g->size;
     sh->world_of = g->world;
-    sh->context_id = loom__fetch_add_relaxed(&next_context_id, 1);
-    atomic_init(&sh->refs, g->size);
+    sh->context_id = id;
+    atomic_init(&sh->refs, refs);
     atomic_init(&sh->rv.arrived, 0);
     atomic_init(&sh->rv.gen, 0);
     sh->events = malloc((size_t)g->size * sizeof *sh->events);
@@ -66,26 +87,29 @@ int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out)
         goto out_with_sh;
     sh->pt2pt->net_id = 2 * sh->context_id;
     sh->coll->net_id = 2 * sh->context_id + 1;
-    for (int i = 0; i < g->size && !sh->spans_nodes; i++)
-        sh->spans_nodes = !loom__rank_is_local(g->world[i]);
-    if (sh->spans_nodes) {
-        /* Only MPI_COMM_WORLD so far: the others' context ids would have to be agreed on by
-         * the node processes (docs/multinode.md). The world is made first, at start, with
-         * the same id in every node process. */
-        if (sh->context_id != 0)
-            loom__net_unsupported("creating a communicator");
-        loom__net_ctx_register(sh->pt2pt);
-        loom__net_ctx_register(sh->coll);
-    }
     /* an intracommunicator's peers are its own ranks (comm/inter.c changes them for a pair) */
     sh->peer_size = sh->size;
     sh->peer_world = sh->world_of;
     sh->peer_pt2pt = sh->pt2pt;
+    sh->spans_nodes = loom__group_spans_nodes(g);
+    if (sh->spans_nodes) { /* last: messages that came before it are delivered now */
+        loom__net_ctx_register(sh->pt2pt);
+        loom__net_ctx_register(sh->coll);
+    }
     *out = sh;
     return 0;
 out_with_sh:
     destroy(sh);
     return LOOM_ERR_NOMEM;
+}
+
+int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out)
+{
+    /* the callers of this one hand the pointer to the other members in this process's
+     * memory: a group of several node processes goes through loom__comm_shared_attach */
+    if (loom__group_spans_nodes(g))
+        loom__net_unsupported("making this kind of communicator or window");
+    return loom__comm_shared_make(g, loom__comm_context_id_new(), g->size, out);
 }
 
 void loom__comm_shared_retain(struct loom_comm_shared *sh)

@@ -17,7 +17,9 @@
 #include <strings.h>
 #include "comm/split_hw.h"
 #include "core/error.h"
+#include "coll/coll.h"
 #include "core/rank.h"
+#include "net/net.h"
 #include "topo/topo.h"
 
 /* The CPU set of member r of c (the whole machine if a rank has none). */
@@ -58,9 +60,30 @@ static void plan_init(struct loom_hw_split *out)
     out->parent_type[0] = '\0';
 }
 
+/* Over node processes the first level is the network: its children are the node processes
+ * (each one machine as far as its ranks can tell, sharing memory), and every member knows
+ * every member's node process. */
+static int network_plan(struct loom_comm *parent, struct loom_hw_split *out)
+{
+    int n = parent->sh->size;
+    int *colors = malloc((size_t)n * sizeof *colors);
+    if (!colors)
+        return LOOM_ERR_NOMEM;
+    for (int r = 0; r < n; r++)
+        colors[r] = loom__node_of(parent->sh->world_of[r]);
+    out->color = loom__job.node;
+    snprintf(out->type, sizeof out->type, "%s", LOOM_HW_NODE_PROCESS);
+    snprintf(out->parent_type, sizeof out->parent_type, "%s", LOOM_HW_NETWORK);
+    count(colors, n, out->color, &out->ncomms, &out->index);
+    free(colors);
+    return 0;
+}
+
 int loom__split_hw_unguided_plan(struct loom_comm *parent, struct loom_hw_split *out)
 {
     plan_init(out);
+    if (parent->sh->spans_nodes)
+        return network_plan(parent, out);
     int n = parent->sh->size, rc = LOOM_ERR_NOMEM;
     struct loom_hier *h = NULL;
     struct loom_cpuset *all = loom__cpuset_new();
@@ -118,51 +141,73 @@ int loom__split_hw_guided_value(struct loom_info *info, char value[MPI_MAX_INFO_
     return 0;
 }
 
+/* Every member's colour into colors[n], from each member's own (mine): over node processes
+ * an allgather on the parent (other node processes' bindings are theirs to read). */
+static int gather_colors(struct loom_comm *parent, int mine, int *colors)
+{
+    struct loom_coll_args a = {.sbuf = &mine, .scount = 1, .stype = MPI_INT, .rbuf = colors,
+                               .rcount = 1, .rtype = MPI_INT};
+    int mpi_err = 0;
+    int rc = loom__coll_run(LOOM_COLL_ALLGATHER, parent, parent, &a, NULL, &mpi_err);
+    return rc != 0 ? rc : mpi_err != 0 ? LOOM_ERR_INTERN : 0;
+}
+
 int loom__split_hw_guided_plan(struct loom_comm *parent, const char *value,
                                struct loom_hw_split *out)
 {
     plan_init(out);
-    int n = parent->sh->size;
+    int n = parent->sh->size, nodes = parent->sh->spans_nodes;
     int *colors = malloc((size_t)n * sizeof *colors);
+    if (!colors && nodes) /* the others would wait for this member's colour */
+        loom__net_abort(1, "out of memory splitting a communicator across node processes");
     if (!colors)
         return LOOM_ERR_NOMEM;
     int shared = strcmp(value, LOOM_HW_SHARED_MEMORY) == 0;
     const char *name = shared ? LOOM_HW_SHARED_MEMORY : loom__topo_resource_name(value);
     snprintf(out->type, sizeof out->type, "%s", name ? name : value);
-    for (int r = 0; r < n; r++) {
-        /* One process holds every rank: the shared-memory domain is the whole parent. */
+    int rc = 0;
+    if (nodes) {
+        /* an object's position is per node process: with the node process, it names one
+         * object of the job; the shared-memory domain is the node process */
         int id = shared ? 0
-                 : name ? loom__topo_resource_of(loom__job.topo, name, binding(parent, r))
+                 : name ? loom__topo_resource_of(loom__job.topo, name,
+                                                 binding(parent, parent->rank))
                         : -1;
-        colors[r] = id >= 0 ? id : MPI_UNDEFINED;
-        if (r == parent->rank)
-            out->color = colors[r];
+        out->color = id >= 0 ? id * loom__job.nnodes + loom__job.node : MPI_UNDEFINED;
+        rc = gather_colors(parent, out->color, colors);
+    } else {
+        for (int r = 0; r < n; r++) {
+            /* one node process: the shared-memory domain is the whole parent */
+            int id = shared ? 0
+                     : name ? loom__topo_resource_of(loom__job.topo, name, binding(parent, r))
+                            : -1;
+            colors[r] = id >= 0 ? id : MPI_UNDEFINED;
+            if (r == parent->rank)
+                out->color = colors[r];
+        }
     }
-    count(colors, n, out->color, &out->ncomms, &out->index);
+    if (rc == 0)
+        count(colors, n, out->color, &out->ncomms, &out->index);
     free(colors);
-    return 0;
+    return rc;
 }
 
-int loom__split_hw_unguided_color(struct loom_comm *parent, struct loom_info *info, int *color)
+int loom__split_hw_unguided_color(struct loom_comm *parent, struct loom_info *info,
+                                  struct loom_hw_split *plan)
 {
     (void)info; /* no hint changes where an unguided split goes */
-    struct loom_hw_split p;
-    int rc = loom__split_hw_unguided_plan(parent, &p);
-    *color = p.color;
-    return rc;
+    return loom__split_hw_unguided_plan(parent, plan);
 }
 
-int loom__split_hw_guided_color(struct loom_comm *parent, struct loom_info *info, int *color)
+int loom__split_hw_guided_color(struct loom_comm *parent, struct loom_info *info,
+                                struct loom_hw_split *plan)
 {
     char value[MPI_MAX_INFO_VAL + 1];
-    struct loom_hw_split p;
-    *color = MPI_UNDEFINED;
     int rc = loom__split_hw_guided_value(info, value, NULL, 0);
-    if (rc == 0)
-        rc = loom__split_hw_guided_plan(parent, value, &p);
-    if (rc == 0)
-        *color = p.color;
-    return rc;
+    if (rc != 0)
+        value[0] = '\0'; /* still take part in a collective plan: colour MPI_UNDEFINED */
+    int prc = loom__split_hw_guided_plan(parent, value, plan);
+    return rc != 0 ? rc : prc;
 }
 
 int loom__split_hw_record(struct loom_comm *nc, const char *type, int ncomms, int index)
@@ -179,29 +224,5 @@ int loom__split_hw_record(struct loom_comm *nc, const char *type, int ncomms, in
                     loom__info_set(nc->info, LOOM_HW_KEY_INDEX, idx) != 0))
         rc = LOOM_ERR_NOMEM;
     pthread_mutex_unlock(&nc->attr_lock);
-    return rc;
-}
-
-int loom__split_hw_unguided_finish(struct loom_comm *parent, struct loom_info *info,
-                                   struct loom_comm *nc)
-{
-    (void)info;
-    struct loom_hw_split p;
-    int rc = loom__split_hw_unguided_plan(parent, &p);
-    if (rc == 0 && p.color != MPI_UNDEFINED)
-        rc = loom__split_hw_record(nc, p.type, p.ncomms, p.index);
-    return rc;
-}
-
-int loom__split_hw_guided_finish(struct loom_comm *parent, struct loom_info *info,
-                                 struct loom_comm *nc)
-{
-    char value[MPI_MAX_INFO_VAL + 1];
-    struct loom_hw_split p;
-    int rc = loom__split_hw_guided_value(info, value, NULL, 0);
-    if (rc == 0)
-        rc = loom__split_hw_guided_plan(parent, value, &p);
-    if (rc == 0 && p.color != MPI_UNDEFINED)
-        rc = loom__split_hw_record(nc, p.type, p.ncomms, p.index);
     return rc;
 }

@@ -18,6 +18,10 @@
 #define LOOM_HW_KEY_INDEX "mpix_hlevel_index"
 /* The MPI-4 value meaning "the shared-memory domain" (MPI_COMM_TYPE_SHARED). */
 #define LOOM_HW_SHARED_MEMORY "mpi_shared_memory"
+/* Over several node processes: the level above the machines, and its children (a node
+ * process is a machine to its ranks, hwloc's name for it). */
+#define LOOM_HW_NETWORK "Network"
+#define LOOM_HW_NODE_PROCESS "Machine"
 
 /* What one rank's split gives it: its colour (MPI_UNDEFINED: no communicator), how many
  * communicators the split makes, the index of the rank's one among them (ordered by colour),
@@ -46,18 +50,17 @@ int loom__split_hw_guided_plan(struct loom_comm *parent, const char *value,
 int loom__split_hw_guided_value(struct loom_info *info, char value[MPI_MAX_INFO_VAL + 1],
                                 char *why, size_t whylen);
 
-/* Colour functions for comm/split_type.c's table (signature loom_split_color_fn). */
-int loom__split_hw_unguided_color(struct loom_comm *parent, struct loom_info *info, int *color);
-int loom__split_hw_guided_color(struct loom_comm *parent, struct loom_info *info, int *color);
+/* Colour functions for comm/split_type.c's table (signature loom_split_color_fn): the
+ * plan above. Over a parent that spans node processes the guided split is collective (the
+ * members' colours are exchanged to count the communicators). */
+int loom__split_hw_unguided_color(struct loom_comm *parent, struct loom_info *info,
+                                  struct loom_hw_split *plan);
+int loom__split_hw_guided_color(struct loom_comm *parent, struct loom_info *info,
+                                struct loom_hw_split *plan);
 
 /* After the split: record type, number and index on the new handle nc (the calling rank's;
  * nobody else touches it yet) as the info keys above. 0 or LOOM_ERR_NOMEM. */
 int loom__split_hw_record(struct loom_comm *nc, const char *type, int ncomms, int index);
-/* The finish functions of comm/split_type.c's table: recompute the plan and record it on nc. */
-int loom__split_hw_unguided_finish(struct loom_comm *parent, struct loom_info *info,
-                                   struct loom_comm *nc);
-int loom__split_hw_guided_finish(struct loom_comm *parent, struct loom_info *info,
-                                 struct loom_comm *nc);
 
 /* ---- split_type.c's hooks around MPI_Comm_split_type (called by api/comm_create.c) ----- */
 /* Why `info` is not acceptable for split_type (a one-line reason into why): LOOM_ERR_INFO
@@ -65,9 +68,9 @@ int loom__split_hw_guided_finish(struct loom_comm *parent, struct loom_info *inf
 int loom__comm_split_type_check(int split_type, struct loom_info *info, char *why,
                                 size_t whylen);
 /* Once the new communicator exists (nc, the calling rank's handle, not NULL): record what
- * the split type says about it (hardware types: the info keys above). 0 or a negative code. */
-int loom__comm_split_type_finish(struct loom_comm *parent, int split_type,
-                                 struct loom_info *info, struct loom_comm *nc);
+ * the plan says about it (hardware types: the info keys above; nothing when plan->type is
+ * empty). 0 or a negative code. */
+int loom__comm_split_type_finish(const struct loom_hw_split *plan, struct loom_comm *nc);
 
 /* ---- MPIX_Comm_hsplit_with_roots (comm/hsplit.c) ------------------------------------- */
 /* The paper's Algorithm 2, collective over parent: *newc as HW_UNGUIDED with the parent rank

@@ -18,7 +18,8 @@
  * Only read-only data is used (the job's placement and the parent's member list), in the
  * same order on every rank, so every member computes the same map without talking to the
  * others. Without placement information (no topology, or every member on the same CPU set)
- * the map is the identity. */
+ * the map is the identity; so it is over several node processes (each knows only its own
+ * ranks' placement). */
 #include <stdlib.h>
 #include "comm/comm.h"
 #include "comm/vtopo.h"
@@ -63,7 +64,9 @@ static int core_key(const struct loom_topo *t, const struct loom_cpuset *s)
 static int hw_slots(struct loom_comm *parent, int n, struct hw *h)
 {
     const struct loom_topo *t = loom__job.topo;
-    if (t == NULL || loom__job.ranks == NULL || n < 2)
+    /* another node process's placement is not known here: the identity, the same on every
+     * member (the slots would differ from one node process to another) */
+    if (t == NULL || loom__job.ranks == NULL || n < 2 || parent->sh->spans_nodes)
         return 0;
     struct key *k = malloc((size_t)n * sizeof *k); /* freed below */
     h->member = malloc((size_t)n * sizeof *h->member); /* freed by hw_free */

@@ -32,8 +32,9 @@ void loom__net_layers_init(void);
 void loom__net_job_fini(void);
 
 /* A context (a communicator's point-to-point or collective matching) that spans node
- * processes is known to the network by its id: registered when made, before any member of it
- * may receive, removed before it is freed. */
+ * processes is known to the network by its id: registered when this node process's half of
+ * the communicator is made (messages that came before are delivered then), removed before it
+ * is freed. */
 void loom__net_ctx_register(struct loom_p2p_ctx *ctx);
 void loom__net_ctx_unregister(struct loom_p2p_ctx *ctx);
 
@@ -55,8 +56,9 @@ int loom__net_poll(void);
  * node process's ranks are too. The first call says so to the other node processes. */
 int loom__net_finalize_met(void);
 
-/* A communicator, window or topology over ranks of several node processes is not made yet:
- * end the job with a one-line message saying what was asked. */
+/* What is not made over ranks of several node processes yet (an intercommunicator, a
+ * distributed graph, a window...): end the job with a one-line message saying what was
+ * asked. */
 _Noreturn void loom__net_unsupported(const char *what);
 /* End the whole job (every node process) with `code`. */
 _Noreturn void loom__net_abort(int code, const char *why);

@@ -13,7 +13,7 @@
  *    that messages from one node process to another leave in the order they were sent (the
  *    endpoint keeps send-after-send order, FI_ORDER_SAS);
  *  - `byes` counts the other node processes that reached MPI_Finalize (atomic).
- * Lock order: poll_lock, then send_lock, then a matching queue's lock. */
+ * Lock order: poll_lock, then net_ctx.c's lock, then send_lock, then a matching queue's lock. */
 #ifndef LOOM_NET_NET_IMPL_H
 #define LOOM_NET_NET_IMPL_H
 #include <pthread.h>
@@ -79,8 +79,12 @@ void loom__net_dispatch(const void *msg, size_t len);
 /* The endpoint's callbacks: a message (net_order.c), a landed read (net_p2p.c). */
 void loom__net_on_recv(void *arg, const void *msg, size_t len);
 void loom__net_on_read_done(void *arg, void *ctx);
-/* The context known by id, or NULL (net_ctx.c). */
-struct loom_p2p_ctx *loom__net_ctx_find(uint64_t id);
+/* The context of an EAGER or RTS message (net_ctx.c), or NULL when no communicator of this
+ * node process has its id yet: then the message (header, and data for EAGER) is kept and
+ * delivered when the context is registered, before any later message for it. */
+struct loom_p2p_ctx *loom__net_ctx_find_or_hold(const struct loom_net_hdr *h, const void *data);
+/* Hand an EAGER or RTS message to its context's matching (net_p2p.c). */
+void loom__net_deliver(struct loom_p2p_ctx *ctx, const struct loom_net_hdr *h, const void *data);
 /* A peer failed: say which node process and ranks, and end the job. */
 _Noreturn void loom__net_peer_failed(int peer, const char *why);
 #endif

@@ -173,12 +173,10 @@ void loom__net_on_read_done(void *arg, void *ctx)
     finish_pull(ctx);
 }
 
-static void on_message(const struct loom_net_hdr *h, const void *data)
+void loom__net_deliver(struct loom_p2p_ctx *ctx, const struct loom_net_hdr *h, const void *data)
 {
-    struct loom_p2p_ctx *ctx = loom__net_ctx_find(h->ctx_id);
-    if (!ctx || h->dest < 0 || h->dest >= ctx->size)
-        loom__net_peer_failed(h->node, "a message for a communicator this node process does "
-                                       "not know");
+    if (h->dest < 0 || h->dest >= ctx->size)
+        loom__net_peer_failed(h->node, "a message for a rank its communicator does not have");
     struct loom_match *m = &ctx->match[h->dest];
     if (h->type == LOOM_NET_EAGER) {
         if (loom__p2p_net_eager(m, h->source, h->tag, data, (size_t)h->bytes) != 0)
@@ -208,9 +206,16 @@ void loom__net_dispatch(const void *msg, size_t len)
     memcpy(&h, msg, sizeof h);
     switch (h.type) {
     case LOOM_NET_EAGER:
-    case LOOM_NET_RTS:
-        on_message(&h, (const char *)msg + sizeof h);
+    case LOOM_NET_RTS: {
+        const void *data = (const char *)msg + sizeof h;
+        if (h.type == LOOM_NET_EAGER && len - sizeof h < h.bytes)
+            loom__net_peer_failed(h.node, "a network message shorter than its data");
+        /* NULL: its communicator is not made here yet; it is delivered when it is */
+        struct loom_p2p_ctx *ctx = loom__net_ctx_find_or_hold(&h, data);
+        if (ctx)
+            loom__net_deliver(ctx, &h, data);
         break;
+    }
     case LOOM_NET_FIN:
         on_fin(&h);
         break;
