@@ -185,6 +185,14 @@ int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
     return loom__sched_start(s, req);
 }
 
+int loom__coll_run_internal(enum loom_coll_kind kind, struct loom_comm *c,
+                            const struct loom_coll_args *a)
+{
+    int mpi_err = 0;
+    int rc = loom__coll_run(kind, c, c, a, NULL, &mpi_err);
+    return rc != 0 ? rc : mpi_err != 0 ? LOOM_ERR_INTERN : 0;
+}
+
 int loom__coll_persist_init(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
                             const struct loom_coll_args *a, MPI_Request *req)
 {

@@ -116,6 +116,12 @@ static inline ptrdiff_t loom__coll_displ(const struct loom_coll_args *a, enum lo
 int loom__coll_run(enum loom_coll_kind kind, struct loom_comm *c, MPI_Comm h,
                    const struct loom_coll_args *a, MPI_Request *req, int *mpi_err);
 
+/* A blocking collective that loom itself runs on c (a constructor's exchange over node
+ * processes): loom__coll_run on c's own handle, with an MPI error class met on the way
+ * turned into LOOM_ERR_INTERN. 0 or a negative loom code. */
+int loom__coll_run_internal(enum loom_coll_kind kind, struct loom_comm *c,
+                            const struct loom_coll_args *a);
+
 /* The calling rank's schedule of a collective on an intercommunicator c (coll/inter.c), on
  * the hidden union of both groups: the intercommunicator form of the call (a->root is
  * MPI_ROOT, MPI_PROC_NULL or a rank of the remote group; vector arguments are indexed by

@@ -110,6 +110,8 @@ static void start_round(struct loom_sched *s, int r)
             size_t saved = loom__privatize_enter(s->owner);
             loom__op_apply(s->op, o->src, o->buf, o->count, o->type);
             loom__privatize_leave(saved);
+        } else if (o->kind == LOOM_SOP_CALL) {
+            o->fn(o->buf);
         }
     }
     for (int i = from; i < to; i++)

@@ -190,6 +190,15 @@ void loom__sched_reduce(struct loom_sched *s, const void *in, void *inout, size_
     o->stype = type;
 }
 
+void loom__sched_call(struct loom_sched *s, void (*fn)(void *arg), void *arg)
+{
+    struct loom_sop *o = add(s, LOOM_SOP_CALL);
+    if (!o)
+        return;
+    o->fn = fn;
+    o->buf = arg;
+}
+
 void *loom__sched_bytes(struct loom_sched *s, size_t n)
 {
     if (n == 0 || s->nomem)

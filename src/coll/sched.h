@@ -45,7 +45,8 @@ struct loom_datatype;
 struct loom_op;
 struct loom_rank;
 
-enum loom_sop_kind { LOOM_SOP_SEND = 1, LOOM_SOP_RECV, LOOM_SOP_COPY, LOOM_SOP_REDUCE };
+enum loom_sop_kind { LOOM_SOP_SEND = 1, LOOM_SOP_RECV, LOOM_SOP_COPY, LOOM_SOP_REDUCE,
+                     LOOM_SOP_CALL };
 
 /* One operation. buf/count/type: the send or receive buffer, or the destination of a copy
  * (the inout of a reduction); src/scount/stype: the source of a copy (the in of a
@@ -59,6 +60,7 @@ struct loom_sop {
     const void *src;
     size_t scount;
     struct loom_datatype *stype;
+    void (*fn)(void *arg);   /* LOOM_SOP_CALL: fn(buf) */
     struct loom_request req; /* sends and receives: initialized when the schedule is run or
                                 started (owned by the rank that built it), filled and started
                                 with its round */
@@ -124,6 +126,9 @@ void loom__sched_recv(struct loom_sched *s, void *buf, size_t count, struct loom
 void loom__sched_copy(struct loom_sched *s, const void *src, size_t scount,
                       struct loom_datatype *stype, void *dst, size_t dcount,
                       struct loom_datatype *dtype);
+/* fn(arg), as a local step of the current round: on whichever thread runs the round (so fn
+ * must be thread-safe and call no user code). */
+void loom__sched_call(struct loom_sched *s, void (*fn)(void *arg), void *arg);
 /* inout <- in op inout (in comes from the lower ranks for non-commutative ops). */
 void loom__sched_reduce(struct loom_sched *s, const void *in, void *inout, size_t count,
                         struct loom_datatype *type);

@@ -342,6 +342,12 @@ int loom__comm_shared_new(struct loom_group *g, struct loom_comm_shared **out);
  * node processes registers its contexts with the network. */
 int loom__comm_shared_make(struct loom_group *g, uint64_t id, int refs,
                            struct loom_comm_shared **out);
+/* The same, registered later by loom__comm_shared_register (an intercommunicator's halves,
+ * linked first: a message that came before must find the pair whole), which also marks the
+ * half as spanning node processes (spans_nodes). */
+int loom__comm_shared_make_unregistered(struct loom_group *g, uint64_t id, int refs,
+                                        struct loom_comm_shared **out);
+void loom__comm_shared_register(struct loom_comm_shared *sh);
 /* A context id no other communicator of the job has (comm/shared.c). Any thread. */
 uint64_t loom__comm_context_id_new(void);
 /* 1 if some rank of g runs in another node process. */
@@ -375,6 +381,12 @@ int loom__comm_dup(struct loom_comm *parent, MPI_Comm parent_handle, struct loom
                    int use_info, struct loom_comm **out);
 int loom__comm_split(struct loom_comm *parent, int color, int key, struct loom_comm **out);
 int loom__comm_create(struct loom_comm *parent, struct loom_group *g, struct loom_comm **out);
+/* A member of a split: its key and its rank in the communicator split. Ordered by key, then
+ * rank (loom__comm_member_cmp, for qsort), as MPI_Comm_split orders the new ranks. */
+struct loom_member {
+    int key, rank;
+};
+int loom__comm_member_cmp(const void *a, const void *b);
 /* Split and create over a parent whose members run in several node processes
  * (comm/create_net.c; dup is a split with one colour): the members' contributions go through
  * an allgather on the parent, then each member attaches to its node process's half of the new
@@ -411,6 +423,27 @@ struct loom_inter_pair {
  * overlap. */
 int loom__inter_pair_new(struct loom_group *g0, struct loom_group *g1,
                          struct loom_inter_pair *out);
+/* The same with context ids ids[0] (g0's half), ids[1] (g1's) and ids[2] (the union's), and
+ * `refs` references on the first half and on the union. Over node processes: every half is
+ * registered with the network (the other group's messages come to it). */
+int loom__inter_pair_make(struct loom_group *g0, struct loom_group *g1, const uint64_t ids[3],
+                          int refs, struct loom_inter_pair *out);
+/* This node process's copy of the pair with ids `ids` (comm/attach.c), as
+ * loom__comm_shared_attach does for one half: made by the first member of either group in
+ * this node process to ask, with one reference per such member. 0 or a negative code. */
+int loom__inter_pair_attach(const uint64_t ids[3], struct loom_group *g0, struct loom_group *g1,
+                            struct loom_inter_pair *out);
+/* A blocking message between the leaders of MPI_Intercomm_create on peer (its user context,
+ * the user's tag, synchronous): n bytes of buf. send: 0 or a negative loom code. */
+int loom__inter_leader_send(struct loom_comm *peer, int dest, int tag, const void *buf,
+                            size_t n);
+void loom__inter_leader_recv(struct loom_comm *peer, int source, int tag, void *buf, size_t n);
+/* MPI_Intercomm_create and the constructors over an intercommunicator, in a job of several
+ * node processes (comm/inter_net.c): groups and context ids travel as messages. */
+int loom__intercomm_create_net(struct loom_comm *local, int local_leader, struct loom_comm *peer,
+                               int remote_leader, int tag, int leader_err,
+                               struct loom_comm **out);
+int loom__intercomm_split_net(struct loom_comm *c, int color, int key, struct loom_comm **out);
 /* The calling rank's handle, rank `rank` of side `side` of pair p (taking over its references
  * on the half and on the union), error handler inherited from parent. 0 or LOOM_ERR_NOMEM. */
 int loom__inter_handle_new(const struct loom_inter_pair *p, int side, int rank,
@@ -436,6 +469,12 @@ int loom__intercomm_create_sub(struct loom_comm *c, struct loom_group *g,
  * callback's MPI error code (positive; then *out is NULL and *req is not set). */
 int loom__comm_idup(struct loom_comm *c, MPI_Comm handle, struct loom_info *info, int use_info,
                     struct loom_comm **out, MPI_Request *req);
+
+/* The schedule of MPI_Comm_idup over an intracommunicator of several node processes, or an
+ * intercommunicator in a job of several (comm/idup_net.c), run over `over` (the parent, or
+ * its union): fills nc->sh (and nc->all->sh) before *req completes. 0 or LOOM_ERR_NOMEM. */
+int loom__comm_idup_net(struct loom_comm *parent, struct loom_comm *over, MPI_Comm h,
+                        struct loom_comm *nc, MPI_Request *req);
 
 /* MPI_Comm_create_from_group / MPI_Intercomm_create_from_groups (comm/from_group.c; the
  * calling rank is a member of g / local, arguments checked, local and remote disjoint):

@@ -28,22 +28,15 @@ static int allgather(struct loom_comm *parent, const struct contrib *mine, struc
 {
     struct loom_coll_args a = {.sbuf = mine, .scount = sizeof *mine, .stype = MPI_BYTE,
                                .rbuf = all, .rcount = sizeof *mine, .rtype = MPI_BYTE};
-    int mpi_err = 0;
-    int rc = loom__coll_run(LOOM_COLL_ALLGATHER, parent, parent, &a, NULL, &mpi_err);
-    return rc != 0 ? rc : mpi_err != 0 ? LOOM_ERR_INTERN : 0;
+    return loom__coll_run_internal(LOOM_COLL_ALLGATHER, parent, &a);
 }
 
-/* Parent ranks of colour `color`, ordered by key then parent rank, into m (n of them). */
-struct member {
-    int key, prank;
-};
-
-static int member_cmp(const void *a, const void *b)
+int loom__comm_member_cmp(const void *a, const void *b)
 {
-    const struct member *x = a, *y = b;
+    const struct loom_member *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
-    return (x->prank > y->prank) - (x->prank < y->prank);
+    return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
 /* The calling rank's handle (rank `me`) on this node process's half of the communicator of
@@ -85,22 +78,22 @@ int loom__comm_split_net(struct loom_comm *parent, int color, int key, struct lo
         return 0;
     }
     int rc = LOOM_ERR_NOMEM, n = 0, me = -1;
-    struct member *m = malloc((size_t)size * sizeof *m);
+    struct loom_member *m = malloc((size_t)size * sizeof *m);
     struct loom_group *g = NULL;
     if (!m)
         goto out;
     for (int i = 0; i < size; i++)
         if (all[i].color == color)
-            m[n++] = (struct member){all[i].key, i};
-    qsort(m, (size_t)n, sizeof *m, member_cmp);
+            m[n++] = (struct loom_member){all[i].key, i};
+    qsort(m, (size_t)n, sizeof *m, loom__comm_member_cmp);
     if (!(g = loom__group_new(n)))
         goto out;
     for (int i = 0; i < n; i++) {
-        g->world[i] = parent->sh->world_of[m[i].prank];
-        if (m[i].prank == parent->rank)
+        g->world[i] = parent->sh->world_of[m[i].rank];
+        if (m[i].rank == parent->rank)
             me = i;
     }
-    rc = attach(parent, g, me, all[m[0].prank].id, out);
+    rc = attach(parent, g, me, all[m[0].rank].id, out);
 out:
     if (g)
         loom__group_release(g);

@@ -7,11 +7,13 @@
  * without waiting either, and a nonblocking schedule over the parent's collective context
  * (coll/publish.c) writes the pointers into each member's handle. The handle is complete
  * when the request is: the owner reads sh only after the request's completion (acquire),
- * and nobody else touches the handle. Attributes and info are copied during the call. */
+ * and nobody else touches the handle. Attributes and info are copied during the call. Over
+ * several node processes the root hands out a context id instead (comm/idup_net.c). */
 #include <stdlib.h>
 #include "coll/coll.h"
 #include "comm/comm.h"
 #include "core/error.h"
+#include "core/rank.h"
 #include "p2p/request.h"
 
 /* The root's table: what each member of `over` (the parent, or the union of an
@@ -54,14 +56,18 @@ int loom__comm_idup(struct loom_comm *parent, MPI_Comm handle, struct loom_info 
         return rc;
     }
     nc->all = all;
-    void **table = NULL;
-    if (over->rank == 0 && (table = root_table(parent, over, k)) == NULL) {
-        loom__comm_handle_free(nc);
-        return LOOM_ERR_NOMEM;
+    if (inter ? loom__job.nnodes > 1 : parent->sh->spans_nodes) {
+        rc = loom__comm_idup_net(parent, over, handle, nc, req);
+    } else {
+        void **table = NULL;
+        if (over->rank == 0 && (table = root_table(parent, over, k)) == NULL) {
+            loom__comm_handle_free(nc);
+            return LOOM_ERR_NOMEM;
+        }
+        void **dst[2] = {(void **)&nc->sh, inter ? (void **)&all->sh : NULL};
+        rc = loom__coll_ipublish(over, handle, 0, table, k, dst, req);
+        free(table);
     }
-    void **dst[2] = {(void **)&nc->sh, inter ? (void **)&all->sh : NULL};
-    rc = loom__coll_ipublish(over, handle, 0, table, k, dst, req);
-    free(table);
     if (rc != 0) {
         loom__comm_handle_free(nc);
         return rc;

@@ -16,7 +16,10 @@
  * it (the constructors' exchange sessions, MPI_Intercomm_merge as a split of it, barriers).
  *
  * Every constructor follows comm/create.c's pattern: one member builds, publishes the pair in
- * its exchange slot, the others read it; errors travel the same way. No lock is taken. */
+ * its exchange slot, the others read it; errors travel the same way. No lock is taken. In a
+ * job of several node processes MPI_Intercomm_create and the splits go through
+ * comm/inter_net.c instead (ids and groups as messages, one copy of the pair per node
+ * process). */
 #include <stdlib.h>
 #include <string.h>
 #include "comm/comm.h"
@@ -35,32 +38,47 @@ static void drop_unlinked(struct loom_comm_shared *sh)
     }
 }
 
-int loom__inter_pair_new(struct loom_group *g0, struct loom_group *g1,
-                         struct loom_inter_pair *out)
+/* The union of disjoint g0 and g1 (g0's ranks first) into *u; LOOM_ERR_ARG if they overlap. */
+static int union_of(struct loom_group *g0, struct loom_group *g1, struct loom_group **u)
 {
-    memset(out, 0, sizeof *out);
     int n = g0->size + g1->size;
     unsigned char *seen = calloc((size_t)loom__job.nranks, 1);
-    struct loom_group *u = loom__group_new(n);
-    int rc = LOOM_ERR_NOMEM;
-    if (seen == NULL || u == NULL)
-        goto out;
-    rc = LOOM_ERR_ARG; /* the groups must be disjoint */
-    for (int i = 0; i < n; i++) {
+    *u = loom__group_new(n);
+    int rc = seen && *u ? 0 : LOOM_ERR_NOMEM;
+    for (int i = 0; rc == 0 && i < n; i++) {
         int w = i < g0->size ? g0->world[i] : g1->world[i - g0->size];
         if (seen[w])
-            goto out;
+            rc = LOOM_ERR_ARG; /* the groups must be disjoint */
         seen[w] = 1;
-        u->world[i] = w;
+        (*u)->world[i] = w;
     }
-    if ((rc = loom__comm_shared_new(g0, &out->side[0])) != 0 ||
-        (rc = loom__comm_shared_new(g1, &out->side[1])) != 0 ||
-        (rc = loom__comm_shared_new(u, &out->all)) != 0) {
+    free(seen);
+    if (rc != 0 && *u) {
+        loom__group_release(*u);
+        *u = NULL;
+    }
+    return rc;
+}
+
+int loom__inter_pair_make(struct loom_group *g0, struct loom_group *g1, const uint64_t ids[3],
+                          int refs, struct loom_inter_pair *out)
+{
+    memset(out, 0, sizeof *out);
+    struct loom_group *u;
+    int rc = union_of(g0, g1, &u);
+    if (rc != 0)
+        return rc;
+    int spans = loom__group_spans_nodes(u);
+    if ((rc = loom__comm_shared_make_unregistered(g0, ids[0], refs, &out->side[0])) != 0 ||
+        (rc = loom__comm_shared_make_unregistered(g1, ids[1], refs, &out->side[1])) != 0 ||
+        (rc = loom__comm_shared_make(u, ids[2], refs, &out->all)) != 0) {
         drop_unlinked(out->side[0]);
         drop_unlinked(out->side[1]);
         memset(out, 0, sizeof *out);
-        goto out;
+        loom__group_release(u);
+        return rc;
     }
+    loom__group_release(u);
     for (int s = 0; s < 2; s++) {
         struct loom_comm_shared *me = out->side[s], *other = out->side[1 - s];
         me->remote = other;
@@ -70,15 +88,24 @@ int loom__inter_pair_new(struct loom_group *g0, struct loom_group *g1,
         me->peer_pt2pt = other->pt2pt;
         me->pt2pt->sender_world = other->world_of; /* its messages come from the other group */
     }
-    /* the first half counts both groups' handles (comm/shared.c). Relaxed: the pair is not
-     * published yet; whoever publishes it (a rendezvous, a message) orders this before */
-    loom__store_relaxed(&out->side[0]->refs, n);
-    rc = 0;
-out:
-    free(seen);
-    if (u)
-        loom__group_release(u);
-    return rc;
+    /* both halves are known to the network once linked, whether or not its own group spans
+     * node processes: the other group's messages come to them */
+    for (int s = 0; s < 2 && spans; s++)
+        loom__comm_shared_register(out->side[s]);
+    return 0;
+}
+
+int loom__inter_pair_new(struct loom_group *g0, struct loom_group *g1,
+                         struct loom_inter_pair *out)
+{
+    /* the callers hand the pair over as a pointer, in this process's memory; over node
+     * processes a pair is attached by id (comm/inter_net.c) */
+    if (loom__group_spans_nodes(g0) || loom__group_spans_nodes(g1))
+        loom__net_unsupported("this kind of intercommunicator");
+    uint64_t ids[3] = {loom__comm_context_id_new(), loom__comm_context_id_new(),
+                       loom__comm_context_id_new()};
+    /* the first half counts both groups' handles (comm/shared.c), the union one per member */
+    return loom__inter_pair_make(g0, g1, ids, g0->size + g1->size, out);
 }
 
 int loom__inter_handle_new(const struct loom_inter_pair *p, int side, int rank,
@@ -106,7 +133,8 @@ int loom__inter_handle_new(const struct loom_inter_pair *p, int side, int rank,
 /* A blocking message between the leaders on peer (its user context, with the user's tag, as
  * the standard says). Synchronous: the receiver copies straight from our buffer, and no eager
  * copy needs memory. 0 or a negative loom code. */
-static int leader_send(struct loom_comm *peer, int dest, int tag, const void *buf, size_t n)
+int loom__inter_leader_send(struct loom_comm *peer, int dest, int tag, const void *buf,
+                            size_t n)
 {
     struct loom_request r;
     loom__req_init_stack(&r, LOOM_REQ_SEND);
@@ -125,7 +153,7 @@ static int leader_send(struct loom_comm *peer, int dest, int tag, const void *bu
     return rc;
 }
 
-static void leader_recv(struct loom_comm *peer, int source, int tag, void *buf, size_t n)
+void loom__inter_leader_recv(struct loom_comm *peer, int source, int tag, void *buf, size_t n)
 {
     struct loom_request r;
     loom__req_init_stack(&r, LOOM_REQ_RECV);
@@ -157,32 +185,33 @@ static void leaders_meet(struct loom_comm *local, struct loom_comm *peer, int re
     pub->side = first ? 0 : 1;
     if (first) {
         struct loom_group *theirs = NULL;
-        leader_recv(peer, remote_leader, tag, &theirs, sizeof theirs);
+        loom__inter_leader_recv(peer, remote_leader, tag, &theirs, sizeof theirs);
         pub->pair.err = loom__inter_pair_new(local->sh->group, theirs, &pub->pair);
-        int rc = leader_send(peer, remote_leader, tag, &pub->pair, sizeof pub->pair);
+        int rc = loom__inter_leader_send(peer, remote_leader, tag, &pub->pair, sizeof pub->pair);
         if (rc != 0 && pub->pair.err == 0)
             pub->pair.err = rc; /* cannot happen for a synchronous send; leaks the pair */
         return;
     }
     struct loom_group *mine = local->sh->group;
-    int rc = leader_send(peer, remote_leader, tag, &mine, sizeof mine);
+    int rc = loom__inter_leader_send(peer, remote_leader, tag, &mine, sizeof mine);
     if (rc != 0) {
         memset(&pub->pair, 0, sizeof pub->pair);
         pub->pair.err = rc;
         return;
     }
-    leader_recv(peer, remote_leader, tag, &pub->pair, sizeof pub->pair);
+    loom__inter_leader_recv(peer, remote_leader, tag, &pub->pair, sizeof pub->pair);
 }
 
 int loom__intercomm_create(struct loom_comm *local, int local_leader, struct loom_comm *peer,
                            int remote_leader, int tag, int leader_err, struct loom_comm **out)
 {
+    if (loom__job.nnodes > 1) /* the leaders cannot trade pointers */
+        return loom__intercomm_create_net(local, local_leader, peer, remote_leader, tag,
+                                          leader_err, out);
     struct create_pub mine;
     memset(&mine, 0, sizeof mine);
     if (local->rank == local_leader && leader_err != 0)
         mine.pair.err = leader_err; /* the leader's own arguments are wrong: tell the group */
-    else if (local->rank == local_leader && !loom__rank_is_local(peer->sh->peer_world[remote_leader]))
-        loom__net_unsupported("an intercommunicator"); /* the leaders trade pointers */
     else if (local->rank == local_leader)
         leaders_meet(local, peer, remote_leader, tag, &mine);
     loom__comm_xbegin(local, &mine);
@@ -257,6 +286,8 @@ static int build_split(struct loom_comm *all, int first_size, int color, int n0,
 
 int loom__intercomm_split(struct loom_comm *c, int color, int key, struct loom_comm **out)
 {
+    if (loom__job.nnodes > 1)
+        return loom__intercomm_split_net(c, color, key, out);
     struct loom_comm *all = c->all;
     int first_size = c->sh->inter_first ? c->sh->size : c->sh->peer_size;
     int side = c->sh->inter_first ? 0 : 1;

@@ -40,10 +40,10 @@ static int gen_moved(void *arg)
 static void arrive(struct loom_comm_shared *sh)
 {
     /* the rendezvous is in this process's memory only: what still meets through it over
-     * several node processes (windows, distributed graphs, intercommunicators' groups) is not
-     * made there yet; dup, split and create go through comm/create_net.c */
+     * several node processes (windows) is not made there yet; the communicators' constructors
+     * take other paths there (comm/create_net.c, inter_net.c, vtopo_dist_net.c) */
     if (sh->spans_nodes)
-        loom__net_unsupported("a window, distributed graph or intercommunicator");
+        loom__net_unsupported("a window");
     struct loom_rendezvous *rv = &sh->rv;
     uint32_t g = loom__load_acquire(&rv->gen);
     if (loom__fetch_add_acq_rel(&rv->arrived, 1) == (uint32_t)sh->size - 1) {

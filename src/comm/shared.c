@@ -57,8 +57,24 @@ static void destroy(struct loom_comm_shared *sh)
     free(sh);
 }
 
+void loom__comm_shared_register(struct loom_comm_shared *sh)
+{
+    sh->spans_nodes = 1;
+    loom__net_ctx_register(sh->pt2pt); /* messages that came before it are delivered now */
+    loom__net_ctx_register(sh->coll);
+}
+
 int loom__comm_shared_make(struct loom_group *g, uint64_t id, int refs,
                            struct loom_comm_shared **out)
+{
+    int rc = loom__comm_shared_make_unregistered(g, id, refs, out);
+    if (rc == 0 && loom__group_spans_nodes(g))
+        loom__comm_shared_register(*out);
+    return rc;
+}
+
+int loom__comm_shared_make_unregistered(struct loom_group *g, uint64_t id, int refs,
+                                        struct loom_comm_shared **out)
 {
     struct loom_comm_shared *sh = calloc(1, sizeof *sh); /* freed by the last release */
     if (sh == NULL)
@@ -91,11 +107,6 @@ int loom__comm_shared_make(struct loom_group *g, uint64_t id, int refs,
     sh->peer_size = sh->size;
     sh->peer_world = sh->world_of;
     sh->peer_pt2pt = sh->pt2pt;
-    sh->spans_nodes = loom__group_spans_nodes(g);
-    if (sh->spans_nodes) { /* last: messages that came before it are delivered now */
-        loom__net_ctx_register(sh->pt2pt);
-        loom__net_ctx_register(sh->coll);
-    }
     *out = sh;
     return 0;
 out_with_sh:

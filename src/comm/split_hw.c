@@ -147,9 +147,7 @@ static int gather_colors(struct loom_comm *parent, int mine, int *colors)
 {
     struct loom_coll_args a = {.sbuf = &mine, .scount = 1, .stype = MPI_INT, .rbuf = colors,
                                .rcount = 1, .rtype = MPI_INT};
-    int mpi_err = 0;
-    int rc = loom__coll_run(LOOM_COLL_ALLGATHER, parent, parent, &a, NULL, &mpi_err);
-    return rc != 0 ? rc : mpi_err != 0 ? LOOM_ERR_INTERN : 0;
+    return loom__coll_run_internal(LOOM_COLL_ALLGATHER, parent, &a);
 }
 
 int loom__split_hw_guided_plan(struct loom_comm *parent, const char *value,

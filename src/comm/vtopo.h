@@ -101,6 +101,17 @@ int loom__vtopo_dist_create_adjacent(struct loom_comm *parent, int indeg, const 
 int loom__vtopo_dist_create(struct loom_comm *parent, int n, const int *sources,
                             const int *degrees, const int *destinations, const int *weights,
                             int reorder, struct loom_comm **out);
+/* One member's contribution to MPI_Dist_graph_create. */
+struct loom_edges {
+    int n;
+    const int *sources, *degrees, *destinations, *weights; /* weights NULL: unweighted */
+};
+/* Every member's edges, over a parent of several node processes (comm/vtopo_dist_net.c):
+ * all[size] on return, pointing into *buf; the caller frees both. Collective over parent
+ * (an allgather of sizes, then of the edge lists); the job ends if memory runs out, since
+ * the other members would wait. */
+void loom__vtopo_edges_gather(struct loom_comm *parent, const struct loom_edges *mine,
+                              struct loom_edges **all, int **buf);
 /* The rank the calling member of parent would get in MPI_Cart_create / MPI_Graph_create with
  * reorder (MPI_Cart_map, MPI_Graph_map); only for parent ranks below the grid's size / the
  * number of nodes. Local. 0 or LOOM_ERR_NOMEM. */

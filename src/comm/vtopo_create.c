@@ -8,7 +8,9 @@
  * a rank that could not make it frees its new handle and returns LOOM_ERR_NOMEM. The
  * distributed graphs read every member's edges through an exchange session on the parent
  * (comm/rendezvous.c) when they need them: always for MPI_Dist_graph_create, and for the
- * adjacent form when reordering (the map needs the whole graph). */
+ * adjacent form when reordering (the map needs the whole graph). Over several node processes
+ * MPI_Dist_graph_create gathers them (comm/vtopo_dist_net.c) and the adjacent form reads
+ * nothing (the map is the identity there). */
 #include <stdlib.h>
 #include "comm/comm.h"
 #include "comm/vtopo.h"
@@ -161,6 +163,8 @@ int loom__vtopo_dist_create_adjacent(struct loom_comm *parent, int indeg, const 
     struct adj_pub mine = {indeg, outdeg, sources, sourceweights, destinations, destweights};
     struct adj_pub node = mine;
     int q = parent->rank, trc = 0;
+    /* across node processes the map is the identity (comm/vtopo_map.c): nothing to read */
+    reorder = reorder && !parent->sh->spans_nodes;
     if (reorder) {
         loom__comm_xbegin(parent, &mine);
         trc = adjacent_reorder(parent, &q, &node);
@@ -181,20 +185,15 @@ int loom__vtopo_dist_create_adjacent(struct loom_comm *parent, int indeg, const 
 
 /* ---- MPI_Dist_graph_create: everyone's edges, then each rank keeps its own ---- */
 
-struct edges_pub {
-    int n;
-    const int *sources, *degrees, *destinations, *weights;
-};
-
 /* Walk every member's edges in (member, edge) order — the same order on every rank, so the
  * k-th edge from a to b in a's out list is the k-th edge from a in b's in list — adding to
  * in/out those that touch `me`. With NULL arrays, only count. */
-static void collect(struct loom_comm *parent, int me, int *nin, int *in, int *inw, int *nout,
-                    int *out, int *outw)
+static void collect(const struct loom_edges *all, int size, int me, int *nin, int *in, int *inw,
+                    int *nout, int *out, int *outw)
 {
     *nin = *nout = 0;
-    for (int r = 0; r < parent->sh->size; r++) {
-        const struct edges_pub *p = loom__comm_xslot(parent, r);
+    for (int r = 0; r < size; r++) {
+        const struct loom_edges *p = &all[r];
         int e = 0;
         for (int i = 0; i < p->n; i++) {
             for (int k = 0; k < p->degrees[i]; k++, e++) {
@@ -215,13 +214,13 @@ static void collect(struct loom_comm *parent, int me, int *nin, int *in, int *in
     }
 }
 
-/* With reorder: the new rank of the caller from every member's edges (inside the session). */
-static int spread_reorder(struct loom_comm *parent, int *q)
+/* With reorder: the new rank of the caller from every member's edges. */
+static int spread_reorder(struct loom_comm *parent, const struct loom_edges *all, int *q)
 {
     int size = parent->sh->size;
     long long m = 0;
     for (int r = 0; r < size; r++) {
-        const struct edges_pub *p = loom__comm_xslot(parent, r);
+        const struct loom_edges *p = &all[r];
         for (int i = 0; i < p->n; i++)
             m += p->degrees[i];
     }
@@ -232,7 +231,7 @@ static int spread_reorder(struct loom_comm *parent, int *q)
         return LOOM_ERR_NOMEM;
     int *dst = src + m, *w = dst + m;
     for (int r = 0, k = 0; r < size; r++) {
-        const struct edges_pub *p = loom__comm_xslot(parent, r);
+        const struct loom_edges *p = &all[r];
         for (int i = 0, e = 0; i < p->n; i++)
             for (int j = 0; j < p->degrees[i]; j++, e++, k++)
                 src[k] = p->sources[i], dst[k] = p->destinations[e],
@@ -247,24 +246,43 @@ int loom__vtopo_dist_create(struct loom_comm *parent, int n, const int *sources,
                             const int *degrees, const int *destinations, const int *weights,
                             int reorder, struct loom_comm **out)
 {
-    struct edges_pub mine = {n, sources, degrees, destinations, weights};
+    struct loom_edges mine = {n, sources, degrees, destinations, weights};
+    int size = parent->sh->size, nodes = parent->sh->spans_nodes;
     int nin, nout, q = parent->rank, trc = 0;
-    loom__comm_xbegin(parent, &mine);
-    if (reorder)
-        trc = spread_reorder(parent, &q);
-    collect(parent, q, &nin, NULL, NULL, &nout, NULL, NULL);
-    int *in = copy_or_ones(NULL, nin), *inw = copy_or_ones(NULL, nin);
-    int *o = copy_or_ones(NULL, nout), *ow = copy_or_ones(NULL, nout);
+    /* everyone's edges: read in place inside one node process, gathered across several */
+    struct loom_edges *all = NULL;
+    int *buf = NULL;
+    if (nodes) {
+        loom__vtopo_edges_gather(parent, &mine, &all, &buf);
+    } else {
+        loom__comm_xbegin(parent, &mine);
+        if ((all = malloc((size_t)size * sizeof *all)) != NULL)
+            for (int r = 0; r < size; r++)
+                all[r] = *(const struct loom_edges *)loom__comm_xslot(parent, r);
+    }
+    int *in = NULL, *inw = NULL, *o = NULL, *ow = NULL;
+    if (all == NULL) {
+        trc = LOOM_ERR_NOMEM;
+    } else {
+        if (reorder)
+            trc = spread_reorder(parent, all, &q);
+        collect(all, size, q, &nin, NULL, NULL, &nout, NULL, NULL);
+        in = copy_or_ones(NULL, nin), inw = copy_or_ones(NULL, nin);
+        o = copy_or_ones(NULL, nout), ow = copy_or_ones(NULL, nout);
+    }
     struct loom_vtopo *t = NULL;
     if (trc == 0 && in && inw && o && ow) {
-        collect(parent, q, &nin, in, inw, &nout, o, ow);
+        collect(all, size, q, &nin, in, inw, &nout, o, ow);
         trc = loom__vtopo_dist_new(nin, in, inw, nout, o, ow, weights != NULL, &t);
     } else {
         trc = trc ? trc : LOOM_ERR_NOMEM;
         free(in), free(inw), free(o), free(ow);
     }
-    loom__comm_xend(parent); /* nobody reads our arrays after this */
-    return split_attach(parent, parent->sh->size, q, t, trc, out);
+    if (!nodes)
+        loom__comm_xend(parent); /* nobody reads our arrays after this */
+    free(all);
+    free(buf);
+    return split_attach(parent, size, q, t, trc, out);
 }
 
 /* ---- MPI_Cart_sub ---- */

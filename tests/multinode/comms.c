@@ -1,6 +1,6 @@
-/* Communicators across node processes: dup, split (by parity, by node process with reversed
- * keys, a split of a split), create (one group, then disjoint groups), and
- * MPI_COMM_TYPE_SHARED. On each: sizes and ranks as MPI defines them, a message to every
+/* Communicators across node processes: dup, idup, split (by parity, by node process with
+ * reversed keys, a split of a split), create (one group, then disjoint groups),
+ * MPI_COMM_TYPE_SHARED, and an intercommunicator (a message across, a split, a merge). On each: sizes and ranks as MPI defines them, a message to every
  * other member straight after the constructor returns (small and large, so that some arrive
  * before the receiver's node process has made its half), wildcard receives, an allreduce
  * and a barrier. Many rounds of dup and free, so that context ids never clash. */
@@ -104,6 +104,28 @@ int main(int argc, char **argv)
         MPI_Comm_free(&d);
     }
 
+    /* idup, with a message and a collective on the parent while it is in flight */
+    for (int round = 0; round < 3; round++) {
+        MPI_Comm id;
+        MPI_Request rq;
+        if (round == 1 && wrank == wsize - 1)
+            usleep(20 * 1000);
+        MPI_Comm_idup(MPI_COMM_WORLD, &id, &rq);
+        int token = wrank, got = -1;
+        MPI_Sendrecv(&token, 1, MPI_INT, (wrank + 1) % wsize, 5, &got, 1, MPI_INT,
+                     (wrank + wsize - 1) % wsize, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        check(got == (wrank + wsize - 1) % wsize, "a message beside an idup", wrank);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        int r, s, cmp;
+        MPI_Comm_rank(id, &r);
+        MPI_Comm_size(id, &s);
+        MPI_Comm_compare(id, MPI_COMM_WORLD, &cmp);
+        check(r == wrank && s == wsize && cmp == MPI_CONGRUENT, "idup's ranks", wrank);
+        exercise(id, "idup");
+        MPI_Comm_free(&id);
+    }
+
     MPI_Comm parity, rev, sub;
     MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wrank, &parity);
     int r, s;
@@ -165,6 +187,44 @@ int main(int argc, char **argv)
     MPI_Comm_rank(cd, &r);
     check(r == wrank / 2, "create with disjoint groups", wrank);
     exercise(cd, "disjoint create");
+
+    /* an intercommunicator between the parities (leaders: world ranks 0 and 1), a message
+     * across it, a split of it by halves of each side, and its merge */
+    if (wsize > 1) {
+        MPI_Comm inter, isplit, merged;
+        MPI_Intercomm_create(parity, 0, MPI_COMM_WORLD, 1 - wrank % 2, 7, &inter);
+        int rsize, lrank;
+        MPI_Comm_remote_size(inter, &rsize);
+        MPI_Comm_rank(inter, &lrank);
+        check(rsize == (wsize + wrank % 2) / 2, "the intercommunicator's remote size", wrank);
+        /* rank i of each side sends its world rank to rank i of the other, if there is one */
+        int peer_w = -1, me_w = wrank;
+        MPI_Request rq[2];
+        int nrq = 0;
+        if (lrank < rsize) {
+            MPI_Irecv(&peer_w, 1, MPI_INT, lrank, 8, inter, &rq[nrq++]);
+            MPI_Isend(&me_w, 1, MPI_INT, lrank, 8, inter, &rq[nrq++]);
+        }
+        MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE);
+        check(lrank >= rsize || peer_w == 2 * lrank + 1 - wrank % 2,
+              "a message across the intercommunicator", wrank);
+        MPI_Comm_split(inter, lrank % 2, lrank, &isplit);
+        if (isplit != MPI_COMM_NULL) {
+            int a, b;
+            MPI_Comm_size(isplit, &a);
+            MPI_Comm_remote_size(isplit, &b);
+            check(a > 0 && b > 0, "a split of the intercommunicator is empty on a side", wrank);
+            MPI_Comm_free(&isplit);
+        }
+        MPI_Intercomm_merge(inter, wrank % 2, &merged);
+        int mr;
+        MPI_Comm_rank(merged, &mr);
+        check(mr == (wrank % 2 ? (wsize + 1) / 2 + wrank / 2 : wrank / 2),
+              "the merge's order (low group first)", wrank);
+        exercise(merged, "merged");
+        MPI_Comm_free(&merged);
+        MPI_Comm_free(&inter);
+    }
 
     MPI_Comm_free(&cd);
     MPI_Group_free(&even);
