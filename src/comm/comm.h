@@ -360,6 +360,9 @@ int loom__group_spans_nodes(const struct loom_group *g);
 int loom__comm_shared_attach(uint64_t id, struct loom_group *g, struct loom_comm_shared **out);
 /* Drop one member's reference; the last one frees the shared half. */
 void loom__comm_shared_release(struct loom_comm_shared *sh);
+/* One more reference on sh if it still has one (1), else 0: it is being freed. For a
+ * holder that found sh through a table rather than a handle (the network's poller). */
+int loom__comm_shared_try_retain(struct loom_comm_shared *sh);
 /* Take one more reference on sh (a nonblocking or persistent collective's request keeps the
  * communicator's matching contexts alive after MPI_Comm_free, coll/run.c); dropped by
  * loom__comm_shared_release. The caller holds a reference already (a live handle). */

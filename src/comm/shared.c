@@ -60,8 +60,8 @@ static void destroy(struct loom_comm_shared *sh)
 void loom__comm_shared_register(struct loom_comm_shared *sh)
 {
     sh->spans_nodes = 1;
-    loom__net_ctx_register(sh->pt2pt); /* messages that came before it are delivered now */
-    loom__net_ctx_register(sh->coll);
+    loom__net_ctx_register(sh->pt2pt, sh); /* messages that came before are delivered now */
+    loom__net_ctx_register(sh->coll, sh);
 }
 
 int loom__comm_shared_make(struct loom_group *g, uint64_t id, int refs,
@@ -130,6 +130,20 @@ void loom__comm_shared_retain(struct loom_comm_shared *sh)
     /* relaxed: the caller's own reference keeps sh alive; the release that drops this one
      * is acq_rel like every other */
     loom__fetch_add_relaxed(&sh->refs, 1);
+}
+
+int loom__comm_shared_try_retain(struct loom_comm_shared *sh)
+{
+    if (sh->remote && !sh->inter_first)
+        sh = sh->remote;
+    /* relaxed: a reference taken from a live count orders nothing by itself; the release that
+     * drops it is acq_rel like every other */
+    int n = loom__load_relaxed(&sh->refs);
+    while (n > 0)
+        if (atomic_compare_exchange_weak_explicit(&sh->refs, &n, n + 1, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return 1;
+    return 0;
 }
 
 void loom__comm_shared_release(struct loom_comm_shared *sh)

@@ -34,8 +34,11 @@ void loom__net_job_fini(void);
 /* A context (a communicator's point-to-point or collective matching) that spans node
  * processes is known to the network by its id: registered when this node process's half of
  * the communicator is made (messages that came before are delivered then), removed before it
- * is freed. */
-void loom__net_ctx_register(struct loom_p2p_ctx *ctx);
+ * is freed. sh: the shared half that owns it, on which the poller holds a reference while it
+ * hands a message to the context (comm.h: loom__comm_shared_try_retain), so that the last
+ * member's MPI_Comm_free cannot free it under the poller. */
+struct loom_comm_shared;
+void loom__net_ctx_register(struct loom_p2p_ctx *ctx, struct loom_comm_shared *sh);
 void loom__net_ctx_unregister(struct loom_p2p_ctx *ctx);
 
 /* Start a send to a rank of another node process (p2p/match.c). The request completes when

@@ -12,10 +12,17 @@
  * lock: the poller looks a message up under the same lock, so whatever it finds after the
  * registration comes after everything held. The data of an eager message is copied; a
  * request-to-send is only its header. Held messages for a communicator never made here (an
- * erroneous program) stay until the end. */
+ * erroneous program) stay until the end.
+ *
+ * The poller hands a message to its context outside the lock, holding a reference on the
+ * context's shared half (taken under the lock, only while the half still has one), so that
+ * the last member's MPI_Comm_free, which may run meanwhile, leaves the freeing to the poller's
+ * release. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "comm/comm.h"
+#include "core/rank.h"
 #include "net/net.h"
 #include "net/net_impl.h"
 #include "p2p/p2p.h"
@@ -27,24 +34,29 @@ struct held {
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct loom_p2p_ctx **table; /* [cap], under lock */
+struct entry {
+    struct loom_p2p_ctx *ctx;
+    struct loom_comm_shared *sh; /* its owner */
+};
+
+static struct entry *table; /* [cap], under lock */
 static int used, cap;
 static struct held *held, **held_tail = &held; /* in arrival order, under lock */
 
-static struct loom_p2p_ctx *find(uint64_t id)
+static struct entry *find(uint64_t id)
 {
     for (int i = 0; i < used; i++)
-        if (table[i]->net_id == id)
-            return table[i];
+        if (table[i].ctx->net_id == id)
+            return &table[i];
     return NULL;
 }
 
-void loom__net_ctx_register(struct loom_p2p_ctx *ctx)
+void loom__net_ctx_register(struct loom_p2p_ctx *ctx, struct loom_comm_shared *sh)
 {
     pthread_mutex_lock(&lock);
     if (used == cap) {
         int ncap = cap ? 2 * cap : 16;
-        struct loom_p2p_ctx **t = realloc(table, (size_t)ncap * sizeof *t);
+        struct entry *t = realloc(table, (size_t)ncap * sizeof *t);
         if (!t) {
             pthread_mutex_unlock(&lock);
             loom__net_abort(1, "out of memory registering a communicator with the network");
@@ -52,7 +64,7 @@ void loom__net_ctx_register(struct loom_p2p_ctx *ctx)
         table = t;
         cap = ncap;
     }
-    table[used++] = ctx;
+    table[used++] = (struct entry){ctx, sh};
     struct held **pp = &held;
     while (*pp) {
         struct held *m = *pp;
@@ -72,7 +84,7 @@ void loom__net_ctx_unregister(struct loom_p2p_ctx *ctx)
 {
     pthread_mutex_lock(&lock);
     for (int i = 0; i < used; i++)
-        if (table[i] == ctx) {
+        if (table[i].ctx == ctx) {
             table[i] = table[--used];
             break;
         }
@@ -84,11 +96,16 @@ void loom__net_ctx_unregister(struct loom_p2p_ctx *ctx)
     pthread_mutex_unlock(&lock);
 }
 
-struct loom_p2p_ctx *loom__net_ctx_find_or_hold(const struct loom_net_hdr *h, const void *data)
+struct loom_p2p_ctx *loom__net_ctx_find_or_hold(const struct loom_net_hdr *h, const void *data,
+                                                struct loom_comm_shared **held_sh)
 {
     pthread_mutex_lock(&lock);
-    struct loom_p2p_ctx *ctx = find(h->ctx_id);
-    if (!ctx) {
+    struct entry *e = find(h->ctx_id);
+    /* a half whose last reference is gone is being freed: as if it were not there */
+    struct loom_p2p_ctx *ctx = e && loom__comm_shared_try_retain(e->sh) ? e->ctx : NULL;
+    if (ctx) {
+        *held_sh = e->sh;
+    } else {
         size_t len = h->type == LOOM_NET_EAGER ? (size_t)h->bytes : 0;
         struct held *m = malloc(sizeof *m + len);
         if (!m) {
@@ -104,4 +121,21 @@ struct loom_p2p_ctx *loom__net_ctx_find_or_hold(const struct loom_net_hdr *h, co
     }
     pthread_mutex_unlock(&lock);
     return ctx;
+}
+
+void loom__net_ctx_fini(void)
+{
+    pthread_mutex_lock(&lock);
+    int n = 0;
+    while (held) {
+        struct held *m = held;
+        held = m->next;
+        free(m);
+        n++;
+    }
+    held_tail = &held;
+    pthread_mutex_unlock(&lock);
+    if (n)
+        loom__log("warning: %d message%s from other node processes never received (their "
+                  "communicator was freed, or never made here)", n, n == 1 ? "" : "s");
 }

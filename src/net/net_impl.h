@@ -81,8 +81,14 @@ void loom__net_on_recv(void *arg, const void *msg, size_t len);
 void loom__net_on_read_done(void *arg, void *ctx);
 /* The context of an EAGER or RTS message (net_ctx.c), or NULL when no communicator of this
  * node process has its id yet: then the message (header, and data for EAGER) is kept and
- * delivered when the context is registered, before any later message for it. */
-struct loom_p2p_ctx *loom__net_ctx_find_or_hold(const struct loom_net_hdr *h, const void *data);
+ * delivered when the context is registered, before any later message for it. When found, a
+ * reference on its shared half is taken (*held_sh), to drop with loom__comm_shared_release
+ * once the message is delivered. */
+struct loom_p2p_ctx *loom__net_ctx_find_or_hold(const struct loom_net_hdr *h, const void *data,
+                                                struct loom_comm_shared **held_sh);
+/* At the job's end (main thread): drop the messages kept for communicators that were never
+ * made here or were freed with them unreceived (an erroneous program's), saying how many. */
+void loom__net_ctx_fini(void);
 /* Hand an EAGER or RTS message to its context's matching (net_p2p.c). */
 void loom__net_deliver(struct loom_p2p_ctx *ctx, const struct loom_net_hdr *h, const void *data);
 /* A peer failed: say which node process and ranks, and end the job. */

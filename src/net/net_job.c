@@ -227,6 +227,7 @@ void loom__net_job_fini(void)
         free(loom__net.held);
         loom__net.seq_out = loom__net.seq_in = NULL;
         loom__net.held = NULL;
+        loom__net_ctx_fini();
     }
     if (loom__load_acquire(&loom__net.pmi_up)) {
         if (loom__pmi_finalize(err, sizeof err) != 0)

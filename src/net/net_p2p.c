@@ -11,6 +11,7 @@
  *    has landed, after it completed the receive and sent the FIN. */
 #include <stdlib.h>
 #include <string.h>
+#include "comm/comm.h"
 #include "core/atomic.h"
 #include "core/error.h"
 #include "core/rank.h"
@@ -211,9 +212,12 @@ void loom__net_dispatch(const void *msg, size_t len)
         if (h.type == LOOM_NET_EAGER && len - sizeof h < h.bytes)
             loom__net_peer_failed(h.node, "a network message shorter than its data");
         /* NULL: its communicator is not made here yet; it is delivered when it is */
-        struct loom_p2p_ctx *ctx = loom__net_ctx_find_or_hold(&h, data);
-        if (ctx)
+        struct loom_comm_shared *sh;
+        struct loom_p2p_ctx *ctx = loom__net_ctx_find_or_hold(&h, data, &sh);
+        if (ctx) {
             loom__net_deliver(ctx, &h, data);
+            loom__comm_shared_release(sh); /* may free it: the last member is gone */
+        }
         break;
     }
     case LOOM_NET_FIN:
