@@ -9,6 +9,8 @@ turn, and write a CSV, a markdown report with loom/peer ratios and PNG plots.
         --out bench/results/latency_small      # small-message latency only, many short rounds
     python3 bench/run.py --programs rma,rma_fanin,rma_ring --rounds 3 --out bench/results/rma
                                               # one-sided communication (bench/rma.c)
+    python3 bench/run.py --programs net_coll --runtimes "loom,loom LOOM_PPN=4" --rounds 3
+                                              # 8 ranks: 1 node process against 2 x 4
 
 What it does, in one invocation:
   1. checks the tools (cmake, ninja, mpicc.mpich, mpiexec.mpich, mpicc.openmpi,
@@ -246,6 +248,19 @@ PROGRAMS = {
         'overlap.c', [], ['-q'], overlap_tests('2 node processes over TCP'),
         goals=[('overlap_receiver', 1 << 20, BEST_PEER, '>=', 1.0,
                 f'receiver-side overlap at 1 MiB at least {_BETTER}\'s')]),
+    # What the network level costs a collective: 8 ranks as 1 node process of 8 (every
+    # collective in shared memory or as point-to-point between threads) against 2 node
+    # processes of 4 over TCP on loopback. Run as
+    #   --programs net_coll --runtimes "loom,loom LOOM_PPN=4"
+    # (loomrun takes LOOM_PPN as -ppn), so both shapes are one report with their ratio.
+    'net_coll': {
+        'source': 'coll.c', 'kind': 'mpi', 'np': 8, 'args': [], 'quick_args': ['--quick'],
+        'tests': {f'coll_{c}': {'better': 'lower',
+                                'title': f'MPI_{c.capitalize()} latency, 8 ranks',
+                                'ylabel': 'latency (µs)', 'logy': True, 'scale': 1.0}
+                  for c in ('bcast', 'reduce', 'allreduce', 'allgather', 'alltoall')},
+        'goals': [], 'runtime_env': {'loom': {'FI_PROVIDER': 'tcp'}},
+    },
     'nbc': {
         'source': 'nbc.c', 'kind': 'mpi', 'np': 2, 'args': [], 'quick_args': ['--quick'],
         'tests': {f'nbc_{c}_{m}_n2': {'better': 'higher' if m == 'overlap' else 'lower',

@@ -19,16 +19,23 @@ loom_wait_tend_fn loom__wait_tend;
 _Atomic int loom__event_sleepers_total;
 
 long loom__wait_sleep_ns;
+long loom__wait_sleep_last_ns;
+int loom__wait_sleep_quorum;
 
-static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
+/* sleepers: the threads asleep now, this one included. */
+static void futex_wait(_Atomic uint32_t *word, uint32_t expected, int sleepers)
 {
     /* Returns at once if *word != expected (a notify came in between), on wake-up, on a
-     * signal or after loom__wait_sleep_ns; the caller re-checks its condition in every
-     * case. */
-    struct timespec limit = {loom__wait_sleep_ns / 1000000000L,
-                             loom__wait_sleep_ns % 1000000000L};
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected,
-            loom__wait_sleep_ns ? &limit : NULL, NULL, 0);
+     * signal or after the bound; the caller re-checks its condition in every case. The last
+     * thread of a node process to fall asleep keeps the short bound: it is the one that polls
+     * the network while everybody waits (the others keep the long one, so that a network
+     * message still moves within it when that one has left its wait). */
+    long ns = loom__wait_sleep_last_ns && sleepers >= loom__wait_sleep_quorum
+                  ? loom__wait_sleep_last_ns
+                  : loom__wait_sleep_ns;
+    struct timespec limit = {ns / 1000000000L, ns % 1000000000L};
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, ns ? &limit : NULL,
+            NULL, 0);
 }
 
 static void futex_wake_all(_Atomic uint32_t *word)
@@ -85,14 +92,14 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
          * futex wait below returns at once if that happened after this read. */
         uint32_t seen = loom__load_seq_cst(&ev->seq);
         loom__fetch_add_seq_cst(&ev->sleepers, 1);
-        loom__fetch_add_seq_cst(&loom__event_sleepers_total, 1);
+        int asleep = loom__fetch_add_seq_cst(&loom__event_sleepers_total, 1) + 1;
         atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence in notify */
         /* A condition that holds here ends the wait: cond may consume what it found (a
          * matched probe takes its message), so it must not be asked again. */
         int met = cond(arg);
         int work = met || !loom__wait_has_work ? LOOM_WORK_NONE : loom__wait_has_work();
         if (!met && work == LOOM_WORK_NONE)
-            futex_wait(&ev->seq, seen);
+            futex_wait(&ev->seq, seen, asleep);
         else if (!met && work == LOOM_WORK_ELSEWHERE)
             sched_yield();
         loom__fetch_sub_seq_cst(&loom__event_sleepers_total, 1);

@@ -60,4 +60,9 @@ extern unsigned loom__wait_yield;
  * once before ranks run: by net/ when other node processes exist (their messages arrive only
  * when some thread polls the network). */
 extern long loom__wait_sleep_ns;
+/* ...and the shorter bound of a waiter that goes to sleep when `loom__wait_sleep_quorum`
+ * threads already sleep (the whole node process is waiting: if nobody polls soon, a message
+ * from another node process waits in the endpoint). 0: no such rule. Set with the above. */
+extern long loom__wait_sleep_last_ns;
+extern int loom__wait_sleep_quorum;
 #endif

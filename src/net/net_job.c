@@ -174,6 +174,10 @@ void loom__net_layers_init(void)
     below_progress = loom__wait_progress;
     loom__wait_progress = net_wait_progress;
     loom__wait_sleep_ns = 1000000; /* 1 ms: see above */
+    /* the last of this node process's ranks to fall asleep polls much sooner: a network
+     * message then waits tens of microseconds, not a millisecond, for somebody to see it */
+    loom__wait_sleep_last_ns = 20000;
+    loom__wait_sleep_quorum = loom__job.nlocal;
 }
 
 int loom__net_finalize_met(void)

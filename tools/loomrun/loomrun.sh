@@ -13,7 +13,9 @@
 # LOOM_NP=T and LOOM_JOB_NP=N (docs/multinode.md); the job's exit status is the launcher's.
 me=${0##*/}
 loom_version=@PROJECT_VERSION@
-ppn="" n_given="" hosts="" hostfile="" tag=
+# LOOM_PPN: -ppn's value when the command line gives none (a job's shape from its
+# environment, as a batch script or a benchmark driver sets it); checked like -ppn
+ppn=${LOOM_PPN:-} n_given="" hosts="" hostfile="" tag=
 
 usage() {
   cat <<USAGE
@@ -23,7 +25,7 @@ usage: $me [-n N] [--bind-to POLICY] [--topology SPEC] [--] program [args...]
   -ppn, --ppn, --ranks-per-node T
                            ranks per node process: start ceil(N/T) node processes through
                            a PMI launcher (LOOM_LAUNCHER, else mpiexec.hydra), each with
-                           LOOM_NP=T and LOOM_JOB_NP=N
+                           LOOM_NP=T and LOOM_JOB_NP=N (default: LOOM_PPN, if set)
   -hosts, --host, --hosts H,...   with -ppn, the hosts the launcher starts them on
   -f, --hostfile FILE      with -ppn, the launcher's host file
   --bind-to POLICY         compact | scatter | spread | none | user:<set>,<set>,...
@@ -152,6 +154,7 @@ if [ -z "$ppn" ]; then
 fi
 
 # -ppn: node processes through a PMI launcher.
+posint "-ppn (or LOOM_PPN)" "$ppn"
 [ -n "$n_given" ] || die "-ppn needs -n N, the job's number of ranks"
 [ -z "$hosts" ] || [ -z "$hostfile" ] || die "-ppn: give the hosts as a list or as a file, not both"
 nodes=$(((n_given + ppn - 1) / ppn))
