@@ -131,7 +131,13 @@
     X(COLL_SCAN_ALGO, ENUM, LIVE, coll, "auto", "auto|chain|shm", NULL,                            \
       "MPI_Scan / MPI_Iscan algorithm")                                                            \
     X(COLL_EXSCAN_ALGO, ENUM, LIVE, coll, "auto", "auto|chain|shm", NULL,                          \
-      "MPI_Exscan / MPI_Iexscan algorithm")
+      "MPI_Exscan / MPI_Iexscan algorithm")                                                       \
+    X(PPN, INT, START, core, "0", "0-1048576", NULL,                                               \
+      "read by loomrun: the ranks per node process when the command line has no -ppn; 0 = "       \
+      "one process for the whole job")                                                            \
+    X(LAUNCHER, STRING, START, core, "", "a command and its first arguments", NULL,                \
+      "read by loomrun -ppn: the PMI launcher that starts the node processes (words split at "    \
+      "spaces; it takes Hydra's options); empty = mpiexec.hydra from PATH")
 /* clang-format on */
 
 #endif /* LOOM_CORE_CONFIG_TABLE_H */

@@ -16,6 +16,7 @@ loom_version=@PROJECT_VERSION@
 # LOOM_PPN: -ppn's value when the command line gives none (a job's shape from its
 # environment, as a batch script or a benchmark driver sets it); checked like -ppn
 ppn=${LOOM_PPN:-} n_given="" hosts="" hostfile="" tag=
+[ "$ppn" != 0 ] || ppn="" # 0: one process, as when unset (docs/config.md)
 
 usage() {
   cat <<USAGE
