@@ -4,6 +4,8 @@
  *  - struct loom_comm_shared: what all member ranks share (group, context id, matching
  *    contexts, the creation/barrier rendezvous). Created by one member (the lowest rank of the
  *    new group), handed to the others, freed when the last member frees its handle (refs).
+ *    Over several node processes each node process has its own, with the same context id,
+ *    made by its first member to attach (comm/attach.c); refs counts that process's members.
  *  - struct loom_comm: the handle one rank holds (its rank, error handler, attributes, name,
  *    info). Touched only by the threads of that rank.
  * MPI_COMM_WORLD and MPI_COMM_SELF are sentinel objects; loom__comm_resolve() maps them to the
@@ -52,10 +54,13 @@ struct loom_rendezvous {
 
 struct loom_comm_shared {
     _Atomic int refs;              /* member handles alive; the last free releases it */
-    uint64_t context_id;           /* unique in the job; taken from an atomic counter */
-    int spans_nodes;               /* 1 if some member runs in another node process (net/):
-                                      its collectives go through point-to-point schedules and
-                                      its contexts are registered with the network */
+    uint64_t context_id;           /* unique in the job: the maker's node process and a
+                                      per-process counter (comm/shared.c); the same in every
+                                      node process's half of one communicator */
+    int spans_nodes;               /* 1 if some member, or (intercommunicator half) some peer,
+                                      runs in another node process (net/): its collectives go
+                                      through point-to-point schedules and its contexts are
+                                      registered with the network. Set before publication */
     int size;
     const int *world_of;           /* [size] world rank of each comm rank (== group->world) */
     /* The ranks that point-to-point names (destinations and sources): this half's own for an

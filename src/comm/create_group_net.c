@@ -16,15 +16,6 @@
 #include "p2p/p2p.h"
 #include "p2p/request.h"
 
-/* The parent rank of world rank w (a member of the parent). */
-static int parent_rank(const struct loom_comm *parent, int w)
-{
-    int r = 0;
-    while (parent->sh->world_of[r] != w)
-        r++;
-    return r;
-}
-
 /* One blocking message of the id on the parent's collective context. */
 static int move_id(struct loom_comm *parent, int send, int peer, int tag, uint64_t *id)
 {
@@ -50,12 +41,13 @@ int loom__comm_create_group_net(struct loom_comm *parent, struct loom_group *g, 
     int itag = -2 - (int)((unsigned)tag % (unsigned)(INT_MAX - 1)); /* below MPI_ANY_TAG */
     uint64_t id = 0;
     int rc = 0;
+    const struct loom_group *pg = parent->sh->group; /* parent ranks of g's members */
     if (me == 0) {
         id = loom__comm_context_id_new();
         for (int i = 1; i < g->size && rc == 0; i++)
-            rc = move_id(parent, 1, parent_rank(parent, g->world[i]), itag, &id);
+            rc = move_id(parent, 1, loom__group_rank_of(pg, g->world[i]), itag, &id);
     } else {
-        rc = move_id(parent, 0, parent_rank(parent, g->world[0]), itag, &id);
+        rc = move_id(parent, 0, loom__group_rank_of(pg, g->world[0]), itag, &id);
     }
     if (rc != 0) /* the other members would wait for this one */
         loom__net_abort(1, "a communicator's creation failed between node processes");

@@ -112,9 +112,7 @@ int loom__comm_create_net(struct loom_comm *parent, struct loom_group *g,
     *out = NULL;
     int rc = 0;
     if (me != MPI_UNDEFINED) {
-        int root = 0; /* parent rank of g's rank 0 */
-        while (parent->sh->world_of[root] != g->world[0])
-            root++;
+        int root = loom__group_rank_of(parent->sh->group, g->world[0]); /* its rank 0 */
         rc = attach(parent, g, me, all[root].id, out);
     }
     free(all);
