@@ -1,6 +1,7 @@
 /* Communicators across node processes: dup, idup, split (by parity, by node process with
  * reversed keys, a split of a split), create (one group, then disjoint groups),
- * MPI_COMM_TYPE_SHARED, and an intercommunicator (a message across, a split, a merge). On each: sizes and ranks as MPI defines them, a message to every
+ * MPI_COMM_TYPE_SHARED, and an intercommunicator (a message across, a split, a merge).
+ * On each: sizes and ranks as MPI defines them, a message to every
  * other member straight after the constructor returns (small and large, so that some arrive
  * before the receiver's node process has made its half), wildcard receives, an allreduce
  * and a barrier. Many rounds of dup and free, so that context ids never clash. */

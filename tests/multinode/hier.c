@@ -119,7 +119,8 @@ int main(int argc, char **argv)
     int dims[1] = {size}, periods[1] = {1};
     MPI_Comm cart;
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 1, &cart);
-    int crank, *seen = calloc((size_t)size, sizeof *seen), *all = malloc((size_t)size * sizeof *all);
+    int crank, *seen = calloc((size_t)size, sizeof *seen);
+    int *all = malloc((size_t)size * sizeof *all);
     MPI_Comm_rank(cart, &crank);
     MPI_Allgather(&crank, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
     for (int i = 0; i < size; i++)
