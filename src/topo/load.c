@@ -100,6 +100,11 @@ int loom__topo_load(const char *spec, struct loom_topo **out, char *err, size_t 
         kind = "this machine";
         t->this_system = 1;
         t->source = joined("this machine", "");
+        /* The CPUs this process was given (taskset, numactl, a launcher's binding) are the
+         * machine: ranks are placed and bound inside them, as MPICH and Open MPI do, never
+         * on a CPU the user kept them off. */
+        hwloc_topology_set_flags(t->hw, HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM |
+                                            HWLOC_TOPOLOGY_FLAG_RESTRICT_TO_CPUBINDING);
     } else if (stat(spec, &st) == 0 && !S_ISDIR(st.st_mode)) {
         kind = "an XML file";
         t->source = joined("xml: ", spec);
