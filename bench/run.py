@@ -335,6 +335,15 @@ def maybe_reexec_for_matplotlib():
         os.execv(str(syspy), [str(syspy), str(Path(__file__).resolve())] + sys.argv[1:])
 
 
+def deb_installed(pkg):
+    """True when dpkg says the package is installed, or when there is no dpkg to ask."""
+    if not shutil.which('dpkg-query'):
+        return True
+    r = subprocess.run(['dpkg-query', '-W', '-f=${Status}', pkg], capture_output=True,
+                       text=True)
+    return r.returncode == 0 and r.stdout.strip() == 'install ok installed'
+
+
 def check_tools(runtimes, want_plots, install, need_cmake):
     """Returns (runtimes that can run, plots possible). Installs or prints the apt command."""
     missing = {}   # package -> why
@@ -344,6 +353,11 @@ def check_tools(runtimes, want_plots, install, need_cmake):
             if not shutil.which(cmd):
                 for p in spec['apt']:
                     missing[p] = cmd
+        # Debian's mpich package brings mpicc.mpich without mpi.h (libmpich-dev has it), so
+        # the commands alone do not tell that a runtime can build.
+        for p in spec['apt']:
+            if not deb_installed(p):
+                missing.setdefault(p, p)
     if need_cmake:
         for cmd, pkg in (('cmake', 'cmake'), ('ninja', 'ninja-build'), ('cc', 'gcc')):
             if not shutil.which(cmd):
