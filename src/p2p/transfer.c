@@ -84,8 +84,10 @@ void loom__p2p_transfer(struct loom_request *s, struct loom_request *r)
             int queue = r->owner->home_queue, owner = r->owner->world_rank;
             for (size_t i = 0; i < nchunks; i++) {
                 struct loom_task *t = &c->tasks[i];
+                /* share: a waiting sender (or any idle worker) helps even while the
+                 * receiver keeps its queue, so two cores copy a large message at once. */
                 *t = (struct loom_task){.fn = copy_chunk, .arg = c, .queue = queue,
-                                        .owner = owner};
+                                        .share = 1, .owner = owner};
                 atomic_init(&t->state, LOOM_TASK_IDLE);
                 atomic_init(&t->cancel, 0);
             }

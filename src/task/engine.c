@@ -134,6 +134,7 @@ void loom__task_worker_init(struct loom_task_worker *w, int home, int id, int st
     w->numa = e->q ? e->q[home].numa : -1;
     w->steal = steal;
     w->event = event;
+    w->running_from = -1;
 }
 
 void loom__task_worker_register(struct loom_task_worker *w, const struct loom_cpuset *set, int id,

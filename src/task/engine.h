@@ -11,6 +11,14 @@ struct loom_task_queue {
     struct loom_lock lock;
     _Atomic int count;           /* tasks queued */
     _Atomic int open;            /* of which stealable (not strict) */
+    _Atomic int shared;          /* of which shareable: stealable even while kept (task.h) */
+    /* One-shot tasks taken from here whose function has not returned yet: incremented under
+     * the lock by the taker, decremented without it (an atomic RMW) when the function
+     * returns. A waiter that sees it nonzero knows the work it may be waiting for is moving
+     * on another thread (a chunk of its message being copied) and yields instead of going to
+     * sleep: the completion comes within a task's length, sooner than a futex wake-up. Repeat
+     * tasks (pollers) are left out: they run for ever and say nothing about a completion. */
+    _Atomic int running;
     struct loom_task *head, *tail;
     /* The id of the rank worker homed here, when it is the only one (LOOM_KEEPER_SHARED when
      * several are, LOOM_KEEPER_NONE when none): while it is busy in a wait it drains this

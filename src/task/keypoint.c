@@ -7,6 +7,18 @@
 #include "core/trace.h"
 #include "task/engine.h"
 
+/* The queue's counts for t coming (+1) or going (-1). Updated under the queue's lock; the
+ * relaxed readers outside only use them as hints and retake the lock before trusting them
+ * (Algorithm 2). */
+static void recount(struct loom_task_queue *q, const struct loom_task *t, int delta)
+{
+    loom__store_relaxed(&q->count, loom__load_relaxed(&q->count) + delta);
+    if (!t->strict)
+        loom__store_relaxed(&q->open, loom__load_relaxed(&q->open) + delta);
+    if (t->share && !t->strict)
+        loom__store_relaxed(&q->shared, loom__load_relaxed(&q->shared) + delta);
+}
+
 void loom__task_enqueue(struct loom_task_queue *q, struct loom_task *t)
 {
     t->next = NULL;
@@ -16,31 +28,38 @@ void loom__task_enqueue(struct loom_task_queue *q, struct loom_task *t)
     else
         q->head = t;
     q->tail = t;
-    /* Updated under the lock; the relaxed readers outside only use them as hints and retake
-     * the lock before trusting them (Algorithm 2). */
-    loom__store_relaxed(&q->count, loom__load_relaxed(&q->count) + 1);
-    if (!t->strict)
-        loom__store_relaxed(&q->open, loom__load_relaxed(&q->open) + 1);
+    recount(q, t, 1);
     loom__unlock(&q->lock);
 }
 
-/* Algorithm 2: take the first task of q (the first stealable one for a stealer), or NULL. */
-static struct loom_task *take(struct loom_task_queue *q, int stealer)
+/* Who takes a task: the queue's own workers (any task), a stealer (stealable ones), a
+ * stealer at a kept queue (shareable ones only). */
+enum { TAKE_OWN, TAKE_STEAL, TAKE_SHARE };
+
+static int takes(int who, const struct loom_task *t)
 {
-    if (loom__load_relaxed(stealer ? &q->open : &q->count) == 0)
+    return who == TAKE_OWN || (!t->strict && (who == TAKE_STEAL || t->share));
+}
+
+/* Algorithm 2: take the first task of q that `who` may take, or NULL. */
+static struct loom_task *take(struct loom_task_queue *q, int who)
+{
+    const _Atomic int *hint = who == TAKE_OWN ? &q->count : who == TAKE_STEAL ? &q->open
+                                                                                : &q->shared;
+    if (loom__load_relaxed(hint) == 0)
         return NULL;
     loom__lock(&q->lock);
     struct loom_task **pp = &q->head, *t, *prev = NULL;
     for (; (t = *pp) != NULL; prev = t, pp = &t->next)
-        if (!stealer || !t->strict)
+        if (takes(who, t))
             break;
     if (t) {
         *pp = t->next;
         if (q->tail == t)
             q->tail = prev;
-        loom__store_relaxed(&q->count, loom__load_relaxed(&q->count) - 1);
-        if (!t->strict)
-            loom__store_relaxed(&q->open, loom__load_relaxed(&q->open) - 1);
+        recount(q, t, -1);
+        if (!t->repeat) /* RMW: a finishing task's decrement runs without the lock */
+            loom__fetch_add_relaxed(&q->running, 1);
         /* A one-shot task is its owner's again as soon as it is taken (it may be submitted
          * anew from its own function); a repeat task is RUNNING until it returns. release:
          * pairs with the acquire loads in loom__task_cancel and loom__task_submit's CAS. */
@@ -78,7 +97,11 @@ static void run(struct loom_task_worker *w, struct loom_task_queue *q, struct lo
     count(w, t);
     int repeat = t->repeat;
     if (!repeat) {
+        int outer = w->running_from;
+        w->running_from = (int)(q - loom__task_engine.q);
         t->fn(t); /* the task may be gone when fn returns */
+        w->running_from = outer;
+        loom__fetch_sub_relaxed(&q->running, 1);
         return;
     }
     int rc = t->fn(t);
@@ -114,7 +137,7 @@ int loom__task_keypoint(void)
         /* Bounded by what was queued on arrival, so a repeat task that keeps asking to run
          * again cannot hold the worker here forever. */
         for (int budget = loom__load_relaxed(&q->count); budget > 0; budget--) {
-            struct loom_task *t = take(q, 0);
+            struct loom_task *t = take(q, TAKE_OWN);
             if (t == NULL)
                 break;
             run(w, q, t);
@@ -132,17 +155,38 @@ int loom__task_keypoint(void)
          * keep the queue otherwise), so the stealer drains it while it stays unkept rather
          * than going back through its wait loop for every task. */
         int budget = loom__load_relaxed(&q->open);
-        struct loom_task *t = take(q, 1);
+        struct loom_task *t = take(q, TAKE_STEAL);
         if (t == NULL)
             continue;
         int ran_here = 0;
         do {
             run(w, q, t);
             ran_here++;
-        } while (--budget > 0 && !kept(e, q) && (t = take(q, 1)) != NULL);
+        } while (--budget > 0 && !kept(e, q) && (t = take(q, TAKE_STEAL)) != NULL);
         return ran_here;
     }
+    /* Nothing anywhere but at kept queues: a shareable task there is a piece of one large
+     * job (a copy too big for its receiver's cache) that goes faster on two cores than on
+     * its keeper's alone. One per keypoint, nearest first: the keeper takes the rest. */
+    for (int i = 0; i < e->nsteal[w->home]; i++) {
+        struct loom_task_queue *q = &e->q[order[i]];
+        struct loom_task *t = take(q, TAKE_SHARE);
+        if (t) {
+            run(w, q, t);
+            return 1;
+        }
+    }
     return 0;
+}
+
+/* 1 if a one-shot task taken from queue qi runs on another thread now. A worker waiting
+ * inside a task of its own (a nested wait) does not count itself; a deeper nesting may
+ * count one of its own outer tasks, which only makes that rare wait yield where it could
+ * sleep. */
+static int running_elsewhere(const struct loom_task_worker *w, const struct loom_task_engine *e,
+                             int qi)
+{
+    return loom__load_relaxed(&e->q[qi].running) > (w->running_from == qi);
 }
 
 int loom__task_work_visible(void)
@@ -151,17 +195,21 @@ int loom__task_work_visible(void)
     struct loom_task_engine *e = &loom__task_engine;
     if (w == NULL || e->q == NULL)
         return 0;
-    for (int qi = w->home; qi >= 0; qi = e->q[qi].parent)
+    int elsewhere = 0;
+    for (int qi = w->home; qi >= 0; qi = e->q[qi].parent) {
         if (loom__load_relaxed(&e->q[qi].count))
             return LOOM_WORK_RUNNABLE;
-    int elsewhere = 0;
+        elsewhere |= running_elsewhere(w, e, qi);
+    }
     if (w->steal) {
         const int *order = e->steal_order[w->home];
         for (int i = 0; i < e->nsteal[w->home]; i++) {
             struct loom_task_queue *q = &e->q[order[i]];
-            if (!loom__load_relaxed(&q->open))
+            if (!loom__load_relaxed(&q->open)) {
+                elsewhere |= running_elsewhere(w, e, order[i]);
                 continue;
-            if (!kept(e, q))
+            }
+            if (!kept(e, q) || loom__load_relaxed(&q->shared))
                 return LOOM_WORK_RUNNABLE;
             elsewhere = 1;
         }
@@ -182,9 +230,7 @@ static int unlink_queued(struct loom_task *t)
             *pp = t->next;
             if (q->tail == t)
                 q->tail = prev;
-            loom__store_relaxed(&q->count, loom__load_relaxed(&q->count) - 1);
-            if (!t->strict)
-                loom__store_relaxed(&q->open, loom__load_relaxed(&q->open) - 1);
+            recount(q, t, -1);
             loom__store_relaxed(&t->state, LOOM_TASK_IDLE);
             unlinked = 1;
             break;

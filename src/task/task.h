@@ -13,7 +13,9 @@
  *   2. when that found nothing and stealing is on: the stealable (non-strict) tasks of the
  *      nearest other queue that has some and is not kept (same cache, same NUMA node, same
  *      package, then the rest: by decreasing depth of the common ancestor), as many as it
- *      held on arrival, while it stays unkept.
+ *      held on arrival, while it stays unkept;
+ *   3. when that found nothing either: one shareable task of the nearest kept queue that has
+ *      one (a piece of a large copy whose receiver copies the rest).
  * Taking a task follows Algorithm 2: a queue is looked at without its lock (an atomic count)
  * and locked only when not empty.
  *
@@ -49,6 +51,9 @@ struct loom_task {
     int queue;                /* queue index; set by the owner while IDLE (loom__task_queue_of) */
     uint8_t strict;           /* run only by workers whose CPU set lies in the queue's set */
     uint8_t repeat;           /* may return LOOM_TASK_AGAIN */
+    uint8_t share;            /* stealable even from a kept queue, by a worker that found
+                               * nothing else: a piece of a job that two cores finish sooner
+                               * than its keeper alone (a large copy); ignored if strict */
     int owner;                /* whom it works for (a rank id) for statistics; -1 if nobody */
     _Atomic int state;        /* LOOM_TASK_IDLE / QUEUED / RUNNING */
     _Atomic int cancel;       /* set by loom__task_cancel */
@@ -75,6 +80,7 @@ struct loom_task_worker {
     int dedicated;             /* 1 if it does nothing but run tasks (a progress thread) */
     int waiting;               /* depth of the waits it is in (loom__task_tending); own only */
     int kept;                  /* 1 while it has marked its home queue kept; own only */
+    int running_from;          /* queue of the one-shot task it runs now, -1; own only */
     struct loom_task_stats stats;
 };
 
@@ -133,8 +139,9 @@ int loom__task_keypoint(void);
  * if tasks remain. No-op for a thread that is not a worker. */
 void loom__task_tending(int on);
 /* LOOM_WORK_RUNNABLE if a task the calling worker could run is queued, LOOM_WORK_ELSEWHERE if
- * only tasks of kept queues are (their keeper is running them), else LOOM_WORK_NONE (a look
- * without locks; core/event.h). */
+ * only tasks of kept queues are (their keeper is running them) or a one-shot task taken from
+ * a queue in its reach runs on another thread, else LOOM_WORK_NONE (a look without locks;
+ * core/event.h). */
 int loom__task_work_visible(void);
 
 /* Stop a repeat task: when it returns, it is IDLE and will not run again until resubmitted.
