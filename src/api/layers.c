@@ -51,6 +51,7 @@ int loom__layers_job_init(char *err, size_t errlen)
 {
     loom__p2p_eager_max = (size_t)loom__config_int(LOOM_CFG_EAGER_MAX);
     loom__p2p_copy_chunk = (size_t)loom__config_int(LOOM_CFG_COPY_CHUNK);
+    loom__p2p_copy_share = (int)loom__config_int(LOOM_CFG_COPY_SHARE);
     loom__p2p_copy_tasks = loom__config_int(LOOM_CFG_PROGRESS) != LOOM_PROGRESS_INLINE;
     /* before any rank runs: read-only afterwards */
     loom__rank_prefini_hook = rank_prefini;

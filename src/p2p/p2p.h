@@ -78,10 +78,12 @@ void loom__p2p_queue_lengths(int rank, unsigned long long *posted,
 
 /* Eager threshold in bytes (LOOM_EAGER_MAX), set once at start. */
 extern size_t loom__p2p_eager_max;
-/* Chunk size of large copies (LOOM_COPY_CHUNK) and whether they become tasks (not under
- * LOOM_PROGRESS=inline); set once at start. */
+/* Chunk size of large copies (LOOM_COPY_CHUNK), whether they become tasks (not under
+ * LOOM_PROGRESS=inline) and whether those are shareable (LOOM_COPY_SHARE); set once at
+ * start. */
 extern size_t loom__p2p_copy_chunk;
 extern int loom__p2p_copy_tasks;
+extern int loom__p2p_copy_share;
 
 /* Start the send or receive that r describes (fields of request.h filled, peer not PROC_NULL).
  * The request may be complete on return. 0 or a negative loom code (LOOM_ERR_NOMEM). */

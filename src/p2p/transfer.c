@@ -18,6 +18,7 @@
 
 size_t loom__p2p_copy_chunk = 65536;
 int loom__p2p_copy_tasks = 1;
+int loom__p2p_copy_share = 1;
 
 /* A large message on its way: its chunk tasks are embedded (no allocation per chunk). The
  * requests' fields are read-only while it exists; `left` counts chunks not yet copied. */
@@ -87,7 +88,8 @@ void loom__p2p_transfer(struct loom_request *s, struct loom_request *r)
                 /* share: a waiting sender (or any idle worker) helps even while the
                  * receiver keeps its queue, so two cores copy a large message at once. */
                 *t = (struct loom_task){.fn = copy_chunk, .arg = c, .queue = queue,
-                                        .share = 1, .owner = owner};
+                                        .share = (uint8_t)loom__p2p_copy_share,
+                                        .owner = owner};
                 atomic_init(&t->state, LOOM_TASK_IDLE);
                 atomic_init(&t->cancel, 0);
             }
