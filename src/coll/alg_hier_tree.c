@@ -6,7 +6,7 @@
  * comm/split_hw.c's colours), so the members agree without exchanging anything, and a
  * collective can be built by each rank alone, as every schedule builder must (coll.h).
  *
- * Why a cache: building costs an hwloc walk (O(objects)) plus O(members^2) per level; a
+ * Why a cache: building costs an hwloc walk (O(objects)) plus O(members) per level; a
  * collective costs microseconds. The cache is per thread (no lock, nothing shared): a few
  * entries keyed by the communicator's context id (unique in the job, never reused) and the
  * topology; a thread's entries are freed when it exits (pthread key destructor). */
@@ -66,20 +66,30 @@ static int build(struct bld *b, int parent, int kidx, int first, int k)
         loom__cpuset_or(all, set_of(b, m[i]));
     int top = loom__topo_hier_find(b->h, all);
     loom__cpuset_free(all);
+    int maxkey = -1;
     for (int i = 0; i < k; i++) {
         int c = top >= 0 ? loom__topo_hier_child(b->h, top, set_of(b, m[i])) : -1;
         b->key[i] = c >= 0 ? c : -(i + 1); /* spanning: a child of its own */
+        if (c > maxkey)
+            maxkey = c;
     }
-    /* groups in order of their lowest member (members are ascending) */
+    /* Groups in order of their lowest member (members are ascending), through a table of
+     * child numbers: linear in the members, where comparing every pair made a job of
+     * thousands of ranks on a few cores (every rank builds the tree) take seconds to start. */
+    int *group_of = malloc((size_t)(maxkey + 1) * sizeof *group_of); /* freed below */
+    if (!group_of)
+        return -1;
+    for (int c = 0; c <= maxkey; c++)
+        group_of[c] = -1;
     int ng = 0;
     for (int i = 0; i < k; i++) {
-        b->gid[i] = -1;
-        for (int j = 0; j < i && b->gid[i] < 0; j++)
-            if (b->key[j] == b->key[i])
-                b->gid[i] = b->gid[j];
-        if (b->gid[i] < 0)
+        int c = b->key[i];
+        if (c < 0)
             b->gid[i] = ng++;
+        else
+            b->gid[i] = group_of[c] >= 0 ? group_of[c] : (group_of[c] = ng++);
     }
+    free(group_of);
     if (ng == 1) { /* cannot happen for a level that holds them all; never loop on it */
         for (int i = 0; i < k; i++)
             b->gid[i] = i;
@@ -88,14 +98,18 @@ static int build(struct bld *b, int parent, int kidx, int first, int k)
     int *start = malloc((size_t)(ng + 1) * sizeof *start); /* freed below */
     if (!start)
         return -1;
-    int w = 0;
-    for (int g = 0; g < ng; g++) {
-        start[g] = w;
-        for (int i = 0; i < k; i++)
-            if (b->gid[i] == g)
-                b->tmp[w++] = m[i];
-    }
-    start[ng] = k;
+    /* members by group, in member order within each: a counting sort */
+    for (int g = 0; g <= ng; g++)
+        start[g] = 0;
+    for (int i = 0; i < k; i++)
+        start[b->gid[i] + 1]++;
+    for (int g = 0; g < ng; g++)
+        start[g + 1] += start[g];
+    for (int i = 0; i < k; i++)
+        b->tmp[start[b->gid[i]]++] = m[i];
+    for (int g = ng; g > 0; g--) /* each start was moved to its group's end: shift back */
+        start[g] = start[g - 1];
+    start[0] = 0;
     memcpy(m, b->tmp, (size_t)k * sizeof *m);
     t->kfirst[me] = b->nkids_used;
     t->nkids[me] = ng;
