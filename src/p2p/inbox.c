@@ -85,20 +85,36 @@ static struct loom_ring *ring_make(int from, int dest)
     return g;
 }
 
+/* The data of the message whose first cell is at position t (published: its sequence word
+ * was acquired): the cell's own data when it has one cell, else its cells' gathered into
+ * flat (LOOM_CELL_MAX bytes). */
+static const void *message_data(struct loom_ring *g, uint32_t t, size_t bytes,
+                                unsigned char *flat)
+{
+    if (bytes <= LOOM_CELL_DATA)
+        return g->cells[t & LOOM_RING_MASK].data;
+#define LOOM_GATHER_PIECE_(at, off, n) memcpy(flat + (off), at, n)
+    LOOM_CELL_PIECES(g, t, bytes, LOOM_GATHER_PIECE_);
+#undef LOOM_GATHER_PIECE_
+    return flat;
+}
+
 /* Take the ring's full cells in order and match them (cons.lock held). Stops after the cell
  * that completed `want` (returns 1), or when a cell could not be matched for lack of memory
  * (it stays; a later drain retries). */
 static int drain_locked(struct loom_ring *g, struct loom_request *want)
 {
     uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
+    unsigned char flat[LOOM_CELL_MAX];
     for (;;) {
         struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
         if (loom__load_acquire(&c->seq) != t + 1) /* pairs with the producer's release */
             return 0;
-        int rc = loom__p2p_match_cell(c, want);
+        uint32_t bytes = c->bytes;
+        int rc = loom__p2p_match_cell(c, message_data(g, t, bytes, flat), want);
         if (rc < 0)
             return 0;
-        t++;
+        t += loom__cell_count(bytes);
         /* release: the cell has been read; its producer may fill it again */
         loom__store_release(&g->cons.tail, t);
         if (rc > 0)
@@ -194,9 +210,12 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
         loom__unlock(&g->cons.lock); /* another drainer took it */
         return 0;
     }
-    int got = loom__p2p_cell_receive(c, m, source, tag, buf, count, type, st);
-    if (got)
-        loom__store_release(&g->cons.tail, t + 1); /* the cell was read: it may be refilled */
+    unsigned char flat[LOOM_CELL_MAX];
+    uint32_t bytes = c->bytes;
+    int got = loom__p2p_cell_receive(c, message_data(g, t, bytes, flat), m, source, tag, buf,
+                                     count, type, st);
+    if (got) /* the cells were read: they may be refilled */
+        loom__store_release(&g->cons.tail, t + loom__cell_count(bytes));
     loom__unlock(&g->cons.lock);
     return got;
 }

@@ -3,10 +3,11 @@
  *
  * Why: a send matched by its sender (p2p.h) reads the receiver's queue and request and writes
  * its status and flag, lines the receiver keeps touching; a ping-pong of 8 bytes then moves
- * four or five cache lines one after the other each way. A message of at most LOOM_CELL_DATA
+ * four or five cache lines one after the other each way. A message of at most LOOM_CELL_MAX
  * bytes sent by MPI_Send / MPI_Isend / MPI_Rsend instead goes, envelope and data, into one
- * 64-byte cell of a ring that only its sender writes; the receiver finds it when it starts a
- * receive, probes, or polls in a wait, and matches it itself. One line moves per message.
+ * 64-byte cell (or a few consecutive ones) of a ring that only its sender writes; the receiver
+ * finds it when it starts a receive, probes, or polls in a wait, and matches it itself. One
+ * line moves per cell.
  *
  * Order (non-overtaking): a ring keeps its sender's order. Every other way a message goes
  * from S to R (larger, synchronous, buffered, collective traffic) first drains the ring S->R
@@ -38,8 +39,15 @@ struct loom_match;
 struct loom_request;
 struct loom_datatype;
 
-/* The payload of one cell, and the cells of one ring (a power of two). */
+/* The payload of a message's first cell, and the cells of one ring (a power of two). A
+ * message of more than LOOM_CELL_DATA bytes takes the cells that follow its first one as
+ * well: each such continuation cell keeps its sequence word at 0 (never a position + 1, so a
+ * drainer can never take it for a message's first cell) and carries LOOM_CELL_MORE bytes
+ * after it. A message takes at most LOOM_CELL_SPAN cells: LOOM_CELL_MAX bytes. */
 #define LOOM_CELL_DATA 40
+#define LOOM_CELL_MORE 60
+#define LOOM_CELL_SPAN 4
+#define LOOM_CELL_MAX (LOOM_CELL_DATA + (LOOM_CELL_SPAN - 1) * LOOM_CELL_MORE)
 #define LOOM_RING_CELLS 16
 
 struct loom_cell {
@@ -50,6 +58,24 @@ struct loom_cell {
     struct loom_match *to;    /* the receiver's queue on the message's context */
     unsigned char data[LOOM_CELL_DATA];
 } __attribute__((aligned(64)));
+_Static_assert(sizeof(struct loom_cell) == 64 && sizeof(uint32_t) + LOOM_CELL_MORE == 64,
+               "a continuation cell is its sequence word and LOOM_CELL_MORE bytes");
+_Static_assert(LOOM_CELL_SPAN <= LOOM_RING_CELLS, "a message fits in an empty ring");
+
+/* The cells a message of `bytes` takes (1 .. LOOM_CELL_SPAN for bytes <= LOOM_CELL_MAX). */
+static inline uint32_t loom__cell_count(size_t bytes)
+{
+    return bytes <= LOOM_CELL_DATA
+               ? 1
+               : 1 + (uint32_t)((bytes - LOOM_CELL_DATA + LOOM_CELL_MORE - 1) / LOOM_CELL_MORE);
+}
+
+/* A continuation cell's payload: the bytes after its sequence word, written and read as
+ * characters (which may alias the cell's fields). */
+static inline unsigned char *loom__cell_more(struct loom_cell *c)
+{
+    return (unsigned char *)c + sizeof(uint32_t);
+}
 
 /* Nonzero if small messages use cells (LOOM_CELLS), set once at start. */
 extern int loom__p2p_cells;
@@ -61,7 +87,7 @@ int loom__inbox_job_init(void);
 /* Free every ring (messages never received die with them). After every rank has ended. */
 void loom__inbox_job_fini(void);
 
-/* Put a message of `bytes` (<= LOOM_CELL_DATA) into the ring from world rank `from` to world
+/* Put a message of `bytes` (<= LOOM_CELL_MAX) into the ring from world rank `from` to world
  * rank `dest`, whose queue on the context is `to`; `source` and `tag` are its envelope. The
  * send is complete on return. 0, or LOOM_ERR_NOMEM if the pair's ring could not be made (then
  * nothing was sent). loom__inbox_send (ring.h) is the inline front: it comes here only when

@@ -171,7 +171,7 @@ static inline int wants(struct loom_request *want, struct loom_match *m, int sou
     return want && &want->ctx->match[want->me] == m && matches(want->peer, want->tag, source, tag);
 }
 
-int loom__p2p_match_cell(const struct loom_cell *c, struct loom_request *want)
+int loom__p2p_match_cell(const struct loom_cell *c, const void *data, struct loom_request *want)
 {
     struct loom_match *m = c->to;
     struct loom_envelope *e = NULL;
@@ -185,7 +185,7 @@ int loom__p2p_match_cell(const struct loom_cell *c, struct loom_request *want)
         if (rr || claim) {
             loom__unlock(&m->lock);
             free(e); /* made on a previous pass, before a receive was posted */
-            deliver_packed(rr ? rr : want, c->source, c->tag, c->data, c->bytes);
+            deliver_packed(rr ? rr : want, c->source, c->tag, data, c->bytes);
             return claim;
         }
         if (e)
@@ -196,7 +196,7 @@ int loom__p2p_match_cell(const struct loom_cell *c, struct loom_request *want)
         if (!e)
             return -1;
         if (c->bytes)
-            memcpy(LOOM_ENVELOPE_DATA(e), c->data, c->bytes);
+            memcpy(LOOM_ENVELOPE_DATA(e), data, c->bytes);
         loom__lock(&m->lock);
     }
     append_unexpected(m, e);
@@ -248,8 +248,9 @@ int loom__p2p_start_send(struct loom_request *s)
     return 0;
 }
 
-int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int source, int tag,
-                           void *buf, size_t count, struct loom_datatype *type, MPI_Status *st)
+int loom__p2p_cell_receive(const struct loom_cell *c, const void *data, struct loom_match *m,
+                           int source, int tag, void *buf, size_t count,
+                           struct loom_datatype *type, MPI_Status *st)
 {
     if (c->to != m || !matches(source, tag, c->source, c->tag) ||
         c->bytes > loom__dt_stream_size(type, count))
@@ -266,7 +267,12 @@ int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int 
         if (!first)
             return 0;
     }
-    loom__inbox_unpack(buf, type, count, c->data, c->bytes);
+    if (c->bytes <= LOOM_CELL_DATA)
+        loom__inbox_unpack(buf, type, count, data, 0, c->bytes);
+    else if (type->contig)
+        memcpy((unsigned char *)buf + type->true_lb, data, c->bytes);
+    else
+        loom__dt_unpack(buf, type, count, data, 0, c->bytes);
     if (st)
         loom__p2p_status_set(st, c->source, c->tag, c->bytes);
     LOOM_STATS_RECEIVED(m->rank, c->bytes); /* LOOM_STATS */
@@ -277,10 +283,10 @@ int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *bu
                         size_t count, struct loom_datatype *type, int source, int tag,
                         MPI_Status *st)
 {
-    /* Only a receive whose buffer holds at most a cell's worth: a larger message to a
+    /* Only a receive whose buffer holds at most a few cells' worth: a larger message to a
      * receiver that has not posted would become an eager copy (two copies and a malloc)
      * instead of the one copy its sender makes into a posted receive. */
-    if (!loom__p2p_cells || loom__dt_stream_size(type, count) > LOOM_CELL_DATA ||
+    if (!loom__p2p_cells || loom__dt_stream_size(type, count) > LOOM_CELL_MAX ||
         (source != MPI_ANY_SOURCE && !loom__rank_is_local(ctx->sender_world[source])))
         return 0;
     return loom__inbox_recv(ctx->sender_world[source], me_world, &ctx->match[me], source, tag, buf,

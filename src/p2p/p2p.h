@@ -97,22 +97,24 @@ void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e);
  * into *taken (a matched probe). 0 if none. */
 int loom__p2p_probe(struct loom_p2p_ctx *ctx, int me, int source, int tag, MPI_Status *st,
                     int take, struct loom_envelope **taken);
-/* Match a cell drained from a ring (its ring's consumer lock held; inbox.h) as its sender
+/* Match a message drained from a ring (its ring's consumer lock held; inbox.h) as its sender
  * would have: to the first posted receive it matches, else to `want` (a receive being started,
  * not yet posted; NULL for none) if no older queued message matches that one, else into the
- * unexpected queue as an eager message. 1 if it completed `want`, 0 if it was taken otherwise,
- * -1 if there was no memory to queue it (it stays in the ring). */
+ * unexpected queue as an eager message. c is its first cell (the envelope), data its c->bytes
+ * bytes in one piece (the cell's own data, or its cells' gathered). 1 if it completed `want`,
+ * 0 if it was taken otherwise, -1 if there was no memory to queue it (it stays in the ring). */
 struct loom_cell;
-int loom__p2p_match_cell(const struct loom_cell *c, struct loom_request *want);
+int loom__p2p_match_cell(const struct loom_cell *c, const void *data, struct loom_request *want);
 
 /* A blocking receive from `source` (not a wildcard) of rank `m` that found cell c at the head
- * of the ring from that source (consumer lock held): if the cell is the message it must
- * receive (matches, fits, and no posted receive or queued message comes first), unpack it into
- * buf, fill *st (unless st is NULL) and return 1; else 0 (the caller takes the general
- * path). */
-int loom__p2p_cell_receive(const struct loom_cell *c, struct loom_match *m, int source, int tag,
-                           void *buf, size_t count, struct loom_datatype *type, MPI_Status *st);
-/* A blocking receive's fast path, for a buffer of at most LOOM_CELL_DATA bytes: receive
+ * of the ring from that source (consumer lock held; data as for loom__p2p_match_cell): if the
+ * cell is the message it must receive (matches, fits, and no posted receive or queued message
+ * comes first), unpack it into buf, fill *st (unless st is NULL) and return 1; else 0 (the
+ * caller takes the general path). */
+int loom__p2p_cell_receive(const struct loom_cell *c, const void *data, struct loom_match *m,
+                           int source, int tag, void *buf, size_t count,
+                           struct loom_datatype *type, MPI_Status *st);
+/* A blocking receive's fast path, for a buffer of at most LOOM_CELL_MAX bytes: receive
  * from `source` straight out of the ring of cells from it, spinning a little for the cell.
  * ctx is the receiving communicator's context, me the receiver's rank in it and me_world its
  * world rank.

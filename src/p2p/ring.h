@@ -20,7 +20,8 @@
 
 #define LOOM_RING_MASK (LOOM_RING_CELLS - 1u)
 
-_Static_assert(LOOM_CELL_DATA <= 40, "loom__cell_copy covers at most 40 bytes");
+_Static_assert(LOOM_CELL_DATA <= 64 && LOOM_CELL_MORE <= 64,
+               "loom__cell_copy covers at most 64 bytes");
 
 struct loom_ring {
     struct {
@@ -72,15 +73,15 @@ static inline int loom__ring_ready(struct loom_ring *g)
     return loom__load_acquire(&g->cells[t & LOOM_RING_MASK].seq) == t + 1;
 }
 
-/* Copy n <= LOOM_CELL_DATA bytes with fixed-size moves the compiler inlines (a libc call
- * would cost as much as the rest of the send). */
+/* Copy n <= 64 bytes (a cell's payload) with fixed-size moves the compiler inlines (a libc
+ * call would cost as much as the rest of the send). */
 static inline void loom__cell_copy(unsigned char *d, const unsigned char *s, size_t n)
 {
     /* Two moves cover any size from w to 2w bytes when they may overlap. */
     if (n > 16) {
-        if (n > 32) { /* up to LOOM_CELL_DATA = 40 */
+        if (n > 32) {
             memcpy(d, s, 32);
-            memcpy(d + n - 8, s + n - 8, 8);
+            memcpy(d + n - 32, s + n - 32, 32);
         } else {
             memcpy(d, s, 16);
             memcpy(d + n - 16, s + n - 16, 16);
@@ -97,25 +98,42 @@ static inline void loom__cell_copy(unsigned char *d, const unsigned char *s, siz
     }
 }
 
-/* Copy a message of at most LOOM_CELL_DATA bytes between a cell and a user buffer: word
- * copies for contiguous types, the datatype engine otherwise. */
+/* Copy bytes [off, off + n) of a message (n <= 64) between a cell's payload and a user
+ * buffer: word copies for contiguous types, the datatype engine otherwise. */
 static inline void loom__inbox_pack(void *cell, const void *buf, struct loom_datatype *type,
-                                    size_t count, size_t bytes)
+                                    size_t count, size_t off, size_t n)
 {
     if (type->contig)
-        loom__cell_copy(cell, (const unsigned char *)buf + type->true_lb, bytes);
-    else if (bytes)
-        loom__dt_pack(cell, buf, type, count, 0, bytes);
+        loom__cell_copy(cell, (const unsigned char *)buf + type->true_lb + off, n);
+    else if (n) /* dt_pack writes byte `off` of the stream at its first argument + off */
+        loom__dt_pack((unsigned char *)cell - off, buf, type, count, off, n);
 }
 
 static inline void loom__inbox_unpack(void *buf, struct loom_datatype *type, size_t count,
-                                      const void *cell, size_t bytes)
+                                      const void *cell, size_t off, size_t n)
 {
     if (type->contig)
-        loom__cell_copy((unsigned char *)buf + type->true_lb, cell, bytes);
-    else if (bytes)
-        loom__dt_unpack(buf, type, count, cell, 0, bytes);
+        loom__cell_copy((unsigned char *)buf + type->true_lb + off, cell, n);
+    else if (n) /* dt_unpack reads byte `off` of the stream at its fourth argument + off */
+        loom__dt_unpack(buf, type, count, (const unsigned char *)cell - off, off, n);
 }
+
+/* The message whose first cell is at position t of g, of `bytes`: calls f(arg, payload,
+ * offset, n) for each of its pieces in order (the first cell's data, then each continuation
+ * cell's). */
+#define LOOM_CELL_PIECES(g, t, bytes, PIECE)                                                   \
+    do {                                                                                       \
+        size_t off_ = 0, n_ = (bytes) < LOOM_CELL_DATA ? (bytes) : LOOM_CELL_DATA;             \
+        unsigned char *at_ = (g)->cells[(t) & LOOM_RING_MASK].data;                            \
+        for (uint32_t i_ = 1;; i_++) {                                                         \
+            PIECE(at_, off_, n_);                                                              \
+            off_ += n_;                                                                        \
+            if (off_ >= (bytes))                                                               \
+                break;                                                                         \
+            n_ = (bytes) - off_ < LOOM_CELL_MORE ? (bytes) - off_ : LOOM_CELL_MORE;            \
+            at_ = loom__cell_more(&(g)->cells[((t) + i_) & LOOM_RING_MASK]);                   \
+        }                                                                                      \
+    } while (0)
 
 /* Put a message into ring g if it has room (prod.lock taken here): 1 if put (published),
  * 0 if the ring looked full (nothing written: the caller drains it, inbox.c). */
@@ -123,26 +141,38 @@ static inline __attribute__((always_inline)) int
 loom__ring_try_put(struct loom_ring *g, struct loom_match *to, int source, int tag,
                    const void *buf, size_t count, struct loom_datatype *type, size_t bytes)
 {
+    uint32_t k = loom__cell_count(bytes);
     loom__lock(&g->prod.lock);
     uint32_t h = loom__load_relaxed(&g->prod.head);
     /* acquire: pairs with the release stores of tail_seen (the cells below it were read) */
-    if (h - loom__load_acquire(&g->prod.tail_seen) >= LOOM_RING_CELLS) {
+    if (h - loom__load_acquire(&g->prod.tail_seen) > LOOM_RING_CELLS - k) {
         /* acquire: pairs with the drainer's release of tail (the cell was read) */
         uint32_t t = loom__load_acquire(&g->cons.tail);
-        if (h - t >= LOOM_RING_CELLS) {
+        if (h - t > LOOM_RING_CELLS - k) {
             loom__unlock(&g->prod.lock);
             return 0;
         }
         loom__store_release(&g->prod.tail_seen, t); /* read (acquire) from tail */
+    }
+    /* Continuation cells first: sequence word 0 (relaxed: published by the first cell's
+     * release below, like their data). The first cell, which the receiver may be polling,
+     * is written last, so that its line leaves the receiver's cache once, just before the
+     * message is published. */
+    size_t off = LOOM_CELL_DATA;
+    for (uint32_t i = 1; i < k; i++, off += LOOM_CELL_MORE) {
+        struct loom_cell *m = &g->cells[(h + i) & LOOM_RING_MASK];
+        loom__store_relaxed(&m->seq, 0);
+        size_t n = bytes - off < LOOM_CELL_MORE ? bytes - off : LOOM_CELL_MORE;
+        loom__inbox_pack(loom__cell_more(m), buf, type, count, off, n);
     }
     struct loom_cell *c = &g->cells[h & LOOM_RING_MASK];
     c->bytes = (uint32_t)bytes;
     c->source = source;
     c->tag = tag;
     c->to = to;
-    loom__inbox_pack(c->data, buf, type, count, bytes);
-    loom__store_release(&c->seq, h + 1); /* publishes the cell: pairs with ring_ready/drain */
-    loom__store_relaxed(&g->prod.head, h + 1);
+    loom__inbox_pack(c->data, buf, type, count, 0, bytes < LOOM_CELL_DATA ? bytes : LOOM_CELL_DATA);
+    loom__store_release(&c->seq, h + 1); /* publishes the cells: pairs with ring_ready/drain */
+    loom__store_relaxed(&g->prod.head, h + k);
     /* No prefetch of the next cell: its receiver spins on that line before we write it, so
      * taking it early only makes the receiver fetch it once more (measured, docs/p2p.md). */
     loom__unlock(&g->prod.lock);
@@ -162,7 +192,7 @@ loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag,
     return 0;
 }
 
-/* A standard-mode send of a small message (at most LOOM_CELL_DATA bytes) from rank `me`
+/* A standard-mode send of a small message (at most LOOM_CELL_MAX bytes) from rank `me`
  * (world rank me_world) to rank `dest` of ctx, the destinations' context (peer_world: their
  * world ranks; on an intercommunicator, the remote group's): put it in the receiver's ring of
  * cells. 1 if sent (it is complete), 0 if it must take the path of loom__p2p_start_send (too
@@ -174,7 +204,7 @@ loom__p2p_send_cell(struct loom_p2p_ctx *ctx, int me_world, const int *peer_worl
     if (!loom__p2p_cells)
         return 0;
     size_t bytes = loom__dt_stream_size(type, count);
-    if (bytes > LOOM_CELL_DATA)
+    if (bytes > LOOM_CELL_MAX)
         return 0;
     /* A receiver with a posted receive gets the message from its sender, straight into the
      * receive buffer, completing the receive at once (p2p.h): cells are for receivers that

@@ -1,13 +1,14 @@
-/* Small messages through the rings of cells (p2p/inbox.h): a standard send of at most 40
- * bytes to a receiver with no posted receive goes into a cell of the ring (sender, receiver)
- * and is matched by the receiver. Each section checks what would break if a cell were lost,
+/* Small messages through the rings of cells (p2p/inbox.h): a standard send of at most 220
+ * bytes to a receiver with no posted receive goes into a cell of the ring (sender, receiver),
+ * or several consecutive ones above 40 bytes, and is matched by the receiver. Each section checks what would break if a cell were lost,
  * seen twice, overtaken or overtaking, matched on the wrong communicator or unpacked wrong:
  *  1. order across paths (cells, eager, rendezvous, synchronous, buffered, persistent sends)
  *     from one sender,
  *     same and mixed tags, received after a barrier, after a marker, with no sync at all, by
  *     specific / ANY_TAG / ANY_SOURCE, blocking, nonblocking, persistent, probed receives,
  *     and with every receive posted first;
- *  2. more than 16 unreceived small messages (the ring fills: its sender drains it), with
+ *  2. more than 16 unreceived small messages of one cell and of several (the ring fills: its
+ *     sender drains it), with
  *     MPI_ERR_TRUNCATE on some receives (status filled, nothing written past the buffer),
  *     a marker on another communicator, and many senders to one receiver;
  *  3. probes (Iprobe, Probe, Improbe+Mrecv, Mprobe+Imrecv) see cells with their count; a
@@ -91,7 +92,8 @@ enum { M_SEND, M_ISEND, M_ISSEND, M_BSEND, M_PSEND /* persistent: Send_init + St
 
 static size_t ord_len(int i)
 {
-    static const size_t l[] = {0, 1, 8, 40, 41, 1000, 16384, 20000, BIG, 33, 7, 40};
+    /* 41 - 220: several cells (220 is the most a message may take, 221 one more) */
+    static const size_t l[] = {0, 1, 8, 40, 41, 1000, 16384, 20000, BIG, 100, 220, 221};
     return l[(i * 7 + i / 12) % 12];
 }
 
@@ -303,9 +305,13 @@ static void sec_order(const struct env *e, int round, int v)
 #define NFULL 100
 #define NFAN 30
 
+/* One cell (0 - 40 bytes) for even i, several (41 - 220) for odd i: the ring fills sooner,
+ * and a message of several cells may find only some free. */
 static size_t full_len(int phase, int i)
 {
-    return (size_t)((i * 13 + phase * 5) % 41);
+    if (i % 2 == 0)
+        return (size_t)((i * 13 + phase * 5) % 41);
+    return 41 + (size_t)((i * 97 + phase * 31) % 180);
 }
 
 /* Truncated receive of message i (len > 0) into len - 1 bytes. */
@@ -328,7 +334,7 @@ static void sec_full(const struct env *e, int phase)
 {
     int peer = e->peer;
     MPI_Comm comm = e->ret;
-    unsigned char sbuf[48], *rbuf = e->rbuf;
+    unsigned char sbuf[224], *rbuf = e->rbuf;
     MPI_Status st;
     MPI_Request r;
     int flag;
@@ -349,7 +355,7 @@ static void sec_full(const struct env *e, int phase)
         size_t len = full_len(phase, i);
         int tag = i % 3, rtag = i % 2 ? MPI_ANY_TAG : tag;
         unsigned id = mid(2, phase, peer, i);
-        prep(rbuf, 40);
+        prep(rbuf, 220);
         memset(&st, 0, sizeof st);
         if (len > 0 && i % 7 == 3) {
             FAILS(MPI_Recv(rbuf, (int)len - 1, MPI_BYTE, peer, rtag, comm, &st),
@@ -361,13 +367,13 @@ static void sec_full(const struct env *e, int phase)
             CHECK(r == MPI_REQUEST_NULL);
             check_cut(e, i, rbuf, &st, peer, tag, len, id);
         } else if (i % 7 == 6) {
-            OK(MPI_Irecv(rbuf, 40, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &r));
+            OK(MPI_Irecv(rbuf, 220, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &r));
             do
                 OK(MPI_Test(&r, &flag, &st));
             while (!flag);
             expect(e, "ring full/Test", i, rbuf, &st, peer, tag, len, id);
         } else {
-            OK(MPI_Recv(rbuf, 40, MPI_BYTE, peer, rtag, comm, &st));
+            OK(MPI_Recv(rbuf, 220, MPI_BYTE, peer, rtag, comm, &st));
             expect(e, "ring full/Recv", i, rbuf, &st, peer, tag, len, id);
         }
     }
@@ -773,7 +779,7 @@ static void sec_types(const struct env *e, int mode)
     CHECK_INT(n, 0);
     OK(MPI_Get_elements(&st, vec, &n));
     CHECK_INT(n, 0);
-    /* the same layout, eager (not a cell; sent last: it would drain the ring first) */
+    /* the same layout, 80 bytes: two cells, packed and unpacked piece by piece */
     OK(MPI_Send(sd, 2, dvec, peer, base + 10, MPI_COMM_WORLD)); /* 80 B */
     for (int k = 0; k < 16; k++)
         rd[k] = -1;

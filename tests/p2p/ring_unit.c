@@ -1,10 +1,16 @@
 /* tests/p2p/ring_unit.c — the inline halves of a ring of cells (p2p/ring.h), without ranks:
- *  1. loom__cell_copy moves exactly n bytes for every n from 0 to LOOM_CELL_DATA, at every
- *     source and destination alignment, and touches nothing around them (each size class
- *     takes its own branch: bytes, 4-byte pairs, 8-byte pairs, 16-byte pairs, 32+8);
+ *  1. loom__cell_copy moves exactly n bytes for every n from 0 to 64 (a cell's payload), at
+ *     every source and destination alignment, and touches nothing around them (each size
+ *     class takes its own branch: bytes, 4-byte pairs, 8-byte pairs, 16-byte pairs, 32-byte
+ *     pairs);
  *  2. loom__ring_try_put fills the 16 cells in order (envelope, data, sequence numbers),
  *     refuses a 17th without writing anything, and takes it once the consumer has released
- *     one cell (tail), refreshing its lower bound of the tail. */
+ *     one cell (tail), refreshing its lower bound of the tail;
+ *  3. a message of several cells (41 .. LOOM_CELL_MAX bytes, at positions that wrap around
+ *     the ring's end) takes loom__cell_count cells: the first holds the envelope and 40
+ *     bytes, each continuation cell sequence word 0 and the next 60; it is refused while
+ *     fewer cells are free, whatever free cells there are, and the pieces read back in order
+ *     are the message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +21,10 @@
 
 static void copy_sizes(void)
 {
-    unsigned char src[LOOM_CELL_DATA + 2 * AROUND], dst[LOOM_CELL_DATA + 2 * AROUND];
+    unsigned char src[64 + 2 * AROUND], dst[64 + 2 * AROUND];
     for (size_t i = 0; i < sizeof src; i++)
         src[i] = (unsigned char)(i * 7 + 1);
-    for (size_t n = 0; n <= LOOM_CELL_DATA; n++)
+    for (size_t n = 0; n <= 64; n++)
         for (size_t so = 0; so < 8; so++)
             for (size_t d = 0; d < 8; d++) {
                 memset(dst, 0xee, sizeof dst);
@@ -80,10 +86,82 @@ static void put_until_full(void)
     free(g);
 }
 
+/* Message m's byte i (any size). */
+static unsigned char byte_of(int m, size_t i)
+{
+    return (unsigned char)(m * 31 + i * 7 + 3);
+}
+
+static void several_cells(void)
+{
+    struct loom_ring *g = aligned_alloc(64, sizeof *g);
+    CHECK(g != NULL);
+    memset(g, 0, sizeof *g);
+    struct loom_match *to = (struct loom_match *)(void *)g; /* only stored, never followed */
+    unsigned char msg[LOOM_CELL_MAX], back[LOOM_CELL_MAX];
+    CHECK_INT((int)loom__cell_count(0), 1);
+    CHECK_INT((int)loom__cell_count(LOOM_CELL_DATA), 1);
+    CHECK_INT((int)loom__cell_count(LOOM_CELL_DATA + 1), 2);
+    CHECK_INT((int)loom__cell_count(LOOM_CELL_DATA + LOOM_CELL_MORE), 2);
+    CHECK_INT((int)loom__cell_count(LOOM_CELL_DATA + LOOM_CELL_MORE + 1), 3);
+    CHECK_INT((int)loom__cell_count(LOOM_CELL_MAX), LOOM_CELL_SPAN);
+    /* Sizes walk from 41 up to the largest and around: the ring's positions wrap many times,
+     * and a message is put only after the consumer released enough cells. */
+    uint32_t tail = 0;
+    int refused = 0, put = 0;
+    size_t len = LOOM_CELL_DATA + 1;
+    for (int m = 0; m < 200; m++, len = LOOM_CELL_DATA + 1 + (len * 37) % (LOOM_CELL_MAX - 40)) {
+        uint32_t k = loom__cell_count(len);
+        for (size_t i = 0; i < len; i++)
+            msg[i] = byte_of(m, i);
+        uint32_t h = atomic_load(&g->prod.head);
+        /* free cells: LOOM_RING_CELLS - (h - tail); release until exactly k - 1 are free, then
+         * one more */
+        while (LOOM_RING_CELLS - (h - tail) < k - 1) {
+            tail += loom__cell_count(g->cells[tail & LOOM_RING_MASK].bytes);
+            atomic_store(&g->cons.tail, tail);
+        }
+        if (LOOM_RING_CELLS - (h - tail) == k - 1) {
+            CHECK_INT(loom__ring_try_put(g, to, m, m, msg, len, MPI_BYTE, len), 0);
+            CHECK_INT((int)atomic_load(&g->prod.head), (int)h);
+            refused++;
+            tail += loom__cell_count(g->cells[tail & LOOM_RING_MASK].bytes);
+            atomic_store(&g->cons.tail, tail);
+        }
+        if (LOOM_RING_CELLS - (h - tail) < k)
+            continue; /* the message released was smaller than this one needs: next round */
+        CHECK_INT(loom__ring_try_put(g, to, m, 1000 + m, msg, len, MPI_BYTE, len), 1);
+        CHECK_INT((int)atomic_load(&g->prod.head), (int)(h + k));
+        put++;
+        struct loom_cell *c = &g->cells[h & LOOM_RING_MASK];
+        CHECK_INT((int)atomic_load(&c->seq), (int)(h + 1));
+        CHECK_INT((int)c->bytes, (int)len);
+        CHECK_INT(c->tag, 1000 + m);
+        for (uint32_t i = 1; i < k; i++)
+            CHECK_INT((int)atomic_load(&g->cells[(h + i) & LOOM_RING_MASK].seq), 0);
+        memset(back, 0, sizeof back);
+        size_t pieces = 0;
+#define GATHER(at, off, n) (memcpy(back + (off), at, n), pieces++)
+        LOOM_CELL_PIECES(g, h, len, GATHER);
+#undef GATHER
+        CHECK_INT((int)pieces, (int)k);
+        for (size_t i = 0; i < len; i++)
+            if (back[i] != byte_of(m, i)) {
+                fprintf(stderr, "message %d of %zu bytes at position %u: byte %zu is 0x%02x, "
+                                "expected 0x%02x\n", m, len, h, i, back[i], byte_of(m, i));
+                exit(1);
+            }
+    }
+    CHECK(atomic_load(&g->prod.head) > 4 * LOOM_RING_CELLS); /* wrapped several times */
+    CHECK(refused > 10 && put > 100);
+    free(g);
+}
+
 int main(void)
 {
     copy_sizes();
     put_until_full();
+    several_cells();
     printf("p2p_ring_unit: ok\n");
     return 0;
 }
