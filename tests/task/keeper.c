@@ -8,7 +8,7 @@
  * core 0 again). A's keypoint runs `first`, which queues `second` on A's queue (after the
  * keypoint's budget was taken, so A leaves it there) and, in the blocking phases, holds A
  * inside the keypoint while B looks; `first` is strict, so only A runs it. Threads take turns
- * through `step`. */
+ * through test_step (task_test.h). */
 #include <pthread.h>
 #include "core/atomic.h"
 #include "task_test.h"
@@ -16,22 +16,11 @@
 #define ROUNDS 5000
 
 static struct loom_topo *topo;
-static _Atomic int step;
 static _Atomic int hold;   /* `first` spins while this is 1 */
 static _Atomic int ran_by; /* id of the worker that ran `second` last, -1 before */
 static _Atomic int rounds_run;
 static struct loom_task first, second;
 
-static void turn(int mine)
-{
-    while (loom__load_acquire(&step) != mine)
-        ;
-}
-
-static void pass(int next)
-{
-    loom__store_release(&step, next);
-}
 
 static int note(struct loom_task *t)
 {

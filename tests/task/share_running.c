@@ -6,38 +6,20 @@
  * Then A runs `busy`, a one-shot task that stays running until B has looked: with A's queue
  * empty, B must see it as running elsewhere (a waiter yields rather than sleeps), A itself,
  * inside it, must not count its own task, and once it has returned B sees nothing.
- * Threads take turns through `step`. */
+ * Threads take turns through test_step (task_test.h). */
 #include <pthread.h>
 #include "core/atomic.h"
 #include "task_test.h"
 
 static struct loom_topo *topo;
-static _Atomic int step;
 static _Atomic int ran_plain, ran_piece; /* id + 1 of the worker that ran it, 0 before */
 static struct loom_task hold_a, plain, piece, busy;
 
-static void turn(int mine)
-{
-    while (loom__load_acquire(&step) != mine)
-        ;
-}
 
-static void pass(int next)
+/* Records who ran it in the counter its argument points to. */
+static int note(struct loom_task *t)
 {
-    loom__store_release(&step, next);
-}
-
-static int note_plain(struct loom_task *t)
-{
-    (void)t;
-    loom__store_release(&ran_plain, loom__task_self->id + 1);
-    return LOOM_TASK_DONE;
-}
-
-static int note_piece(struct loom_task *t)
-{
-    (void)t;
-    loom__store_release(&ran_piece, loom__task_self->id + 1);
+    loom__store_release((_Atomic int *)t->arg, loom__task_self->id + 1);
     return LOOM_TASK_DONE;
 }
 
@@ -113,8 +95,8 @@ int main(void)
     topo = test_engine(FIG1, 4);
     int q0 = core_queue(topo, 0);
     hold_a = (struct loom_task){.fn = queue_and_hold, .queue = q0, .strict = 1};
-    plain = (struct loom_task){.fn = note_plain, .queue = q0};
-    piece = (struct loom_task){.fn = note_piece, .queue = q0, .share = 1};
+    plain = (struct loom_task){.fn = note, .arg = &ran_plain, .queue = q0};
+    piece = (struct loom_task){.fn = note, .arg = &ran_piece, .queue = q0, .share = 1};
     busy = (struct loom_task){.fn = stay_running, .queue = q0};
     pthread_t a, b;
     pthread_create(&a, NULL, thread_a, NULL);

@@ -2,6 +2,7 @@
  * chosen cores, and checks that print what they expected. */
 #ifndef LOOM_TASK_TEST_H
 #define LOOM_TASK_TEST_H
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "task/task.h"
@@ -28,6 +29,21 @@ static inline struct loom_topo *test_engine(const char *spec, int max_workers)
         exit(1);
     }
     return t;
+}
+
+/* Turns between a test's threads: each waits for its number in test_step, does its part,
+ * then hands the turn on by storing the next one (release/acquire order the parts). */
+static _Atomic int test_step __attribute__((unused));
+
+static inline void turn(int mine)
+{
+    while (atomic_load_explicit(&test_step, memory_order_acquire) != mine)
+        ;
+}
+
+static inline void pass(int next)
+{
+    atomic_store_explicit(&test_step, next, memory_order_release);
 }
 
 /* The queue of core `core`. */
