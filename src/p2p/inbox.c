@@ -93,9 +93,11 @@ static const void *message_data(struct loom_ring *g, uint32_t t, size_t bytes,
 {
     if (bytes <= LOOM_CELL_DATA)
         return g->cells[t & LOOM_RING_MASK].data;
-#define LOOM_GATHER_PIECE_(at, off, n) memcpy(flat + (off), at, n)
-    LOOM_CELL_PIECES(g, t, bytes, LOOM_GATHER_PIECE_);
-#undef LOOM_GATHER_PIECE_
+    for (uint32_t i = 0, k = loom__cell_count(bytes); i < k; i++) {
+        size_t off, n;
+        const unsigned char *at = loom__cell_piece(g, t, i, bytes, &off, &n);
+        memcpy(flat + off, at, n);
+    }
     return flat;
 }
 

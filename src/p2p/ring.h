@@ -118,22 +118,22 @@ static inline void loom__inbox_unpack(void *buf, struct loom_datatype *type, siz
         loom__dt_unpack(buf, type, count, (const unsigned char *)cell - off, off, n);
 }
 
-/* The message whose first cell is at position t of g, of `bytes`: calls f(arg, payload,
- * offset, n) for each of its pieces in order (the first cell's data, then each continuation
- * cell's). */
-#define LOOM_CELL_PIECES(g, t, bytes, PIECE)                                                   \
-    do {                                                                                       \
-        size_t off_ = 0, n_ = (bytes) < LOOM_CELL_DATA ? (bytes) : LOOM_CELL_DATA;             \
-        unsigned char *at_ = (g)->cells[(t) & LOOM_RING_MASK].data;                            \
-        for (uint32_t i_ = 1;; i_++) {                                                         \
-            PIECE(at_, off_, n_);                                                              \
-            off_ += n_;                                                                        \
-            if (off_ >= (bytes))                                                               \
-                break;                                                                         \
-            n_ = (bytes) - off_ < LOOM_CELL_MORE ? (bytes) - off_ : LOOM_CELL_MORE;            \
-            at_ = loom__cell_more(&(g)->cells[((t) + i_) & LOOM_RING_MASK]);                   \
-        }                                                                                      \
-    } while (0)
+/* Piece i of the message of `bytes` whose first cell is at position t of g: piece 0 is the
+ * first cell's data (bytes [0, 40)), piece i > 0 continuation cell t + i's payload (bytes
+ * [40 + 60 (i - 1), ...)). Returns where it lies; *off and *n say which bytes it holds. The
+ * one description of the layout, for the sender, the drainers and the tests. */
+static inline unsigned char *loom__cell_piece(struct loom_ring *g, uint32_t t, uint32_t i,
+                                              size_t bytes, size_t *off, size_t *n)
+{
+    if (i == 0) {
+        *off = 0;
+        *n = bytes < LOOM_CELL_DATA ? bytes : LOOM_CELL_DATA;
+        return g->cells[t & LOOM_RING_MASK].data;
+    }
+    *off = LOOM_CELL_DATA + (size_t)(i - 1) * LOOM_CELL_MORE;
+    *n = bytes - *off < LOOM_CELL_MORE ? bytes - *off : LOOM_CELL_MORE;
+    return loom__cell_more(&g->cells[(t + i) & LOOM_RING_MASK]);
+}
 
 /* Put a message into ring g if it has room (prod.lock taken here): 1 if put (published),
  * 0 if the ring looked full (nothing written: the caller drains it, inbox.c). */
@@ -158,19 +158,19 @@ loom__ring_try_put(struct loom_ring *g, struct loom_match *to, int source, int t
      * release below, like their data). The first cell, which the receiver may be polling,
      * is written last, so that its line leaves the receiver's cache once, just before the
      * message is published. */
-    size_t off = LOOM_CELL_DATA;
-    for (uint32_t i = 1; i < k; i++, off += LOOM_CELL_MORE) {
-        struct loom_cell *m = &g->cells[(h + i) & LOOM_RING_MASK];
-        loom__store_relaxed(&m->seq, 0);
-        size_t n = bytes - off < LOOM_CELL_MORE ? bytes - off : LOOM_CELL_MORE;
-        loom__inbox_pack(loom__cell_more(m), buf, type, count, off, n);
+    size_t off, n;
+    for (uint32_t i = 1; i < k; i++) {
+        loom__store_relaxed(&g->cells[(h + i) & LOOM_RING_MASK].seq, 0);
+        unsigned char *at = loom__cell_piece(g, h, i, bytes, &off, &n);
+        loom__inbox_pack(at, buf, type, count, off, n);
     }
     struct loom_cell *c = &g->cells[h & LOOM_RING_MASK];
     c->bytes = (uint32_t)bytes;
     c->source = source;
     c->tag = tag;
     c->to = to;
-    loom__inbox_pack(c->data, buf, type, count, 0, bytes < LOOM_CELL_DATA ? bytes : LOOM_CELL_DATA);
+    unsigned char *first = loom__cell_piece(g, h, 0, bytes, &off, &n);
+    loom__inbox_pack(first, buf, type, count, off, n);
     loom__store_release(&c->seq, h + 1); /* publishes the cells: pairs with ring_ready/drain */
     loom__store_relaxed(&g->prod.head, h + k);
     /* No prefetch of the next cell: its receiver spins on that line before we write it, so

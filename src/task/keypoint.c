@@ -166,7 +166,7 @@ int loom__task_keypoint(void)
         return ran_here;
     }
     /* Nothing anywhere but at kept queues: a shareable task there is a piece of one large
-     * job (a copy too big for its receiver's cache) that goes faster on two cores than on
+     * job (a chunk of a message of several chunks) that goes faster on two cores than on
      * its keeper's alone. One per keypoint, nearest first: the keeper takes the rest. */
     for (int i = 0; i < e->nsteal[w->home]; i++) {
         struct loom_task_queue *q = &e->q[order[i]];

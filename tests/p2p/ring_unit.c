@@ -140,11 +140,16 @@ static void several_cells(void)
         for (uint32_t i = 1; i < k; i++)
             CHECK_INT((int)atomic_load(&g->cells[(h + i) & LOOM_RING_MASK].seq), 0);
         memset(back, 0, sizeof back);
-        size_t pieces = 0;
-#define GATHER(at, off, n) (memcpy(back + (off), at, n), pieces++)
-        LOOM_CELL_PIECES(g, h, len, GATHER);
-#undef GATHER
-        CHECK_INT((int)pieces, (int)k);
+        size_t covered = 0;
+        for (uint32_t i = 0; i < k; i++) {
+            size_t off, n;
+            const unsigned char *at = loom__cell_piece(g, h, i, len, &off, &n);
+            CHECK_INT((int)off, (int)covered); /* the pieces follow each other */
+            CHECK(n > 0);
+            memcpy(back + off, at, n);
+            covered += n;
+        }
+        CHECK_INT((int)covered, (int)len);
         for (size_t i = 0; i < len; i++)
             if (back[i] != byte_of(m, i)) {
                 fprintf(stderr, "message %d of %zu bytes at position %u: byte %zu is 0x%02x, "
