@@ -15,9 +15,11 @@
  * "any message" (ANY_SOURCE + ANY_TAG) or for a message a probe has shown to be there, and
  * polls otherwise; so while it still expects messages, any message sent to it is eventually
  * matched, and every blocked send eventually completes.
+ * The polling loops call MPI and nothing else between polls. With sched_yield between them,
+ * node processes of a multi-node job sharing a 2-core VM (Linux 6.18's scheduler) were
+ * starved for tens of seconds at a time, and a second job running beside them with them.
  * Ranks are threads of one process: all state is per rank (no writable globals). */
 #include <pthread.h>
-#include <sched.h>
 #include "p2p_check.h"
 
 #define NTAGS 4
@@ -234,7 +236,6 @@ static void *sender(void *p)
                         OK(MPI_Testsome(WINDOW, win, &cnt, idx, MPI_STATUSES_IGNORE));
                         if (cnt > 0)
                             break;
-                        sched_yield();
                     }
                     for (int k = 1; k < cnt; k++) {
                         free(wbuf[idx[k]]);
@@ -389,10 +390,8 @@ static void receive_all(struct recv_state *rs, long total)
                     break;
                 }
                 OK(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &pst));
-                if (!flag) {
-                    sched_yield();
+                if (!flag)
                     continue;
-                }
                 if (pst.MPI_TAG == tag) {
                     /* a message of our tag waits unmatched: the posted receive took an
                      * earlier one (it matches first); finish it first to keep the order */
