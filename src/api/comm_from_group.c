@@ -97,6 +97,15 @@ int loom__mpi_intercomm_create_from_groups(MPI_Group local_group, int local_lead
         return ERR(fn, MPI_ERR_GROUP, "remote_group is empty");
     if (loom__group_rank_of(remote_group, loom__self->world_rank) != MPI_UNDEFINED)
         return ERR(fn, MPI_ERR_GROUP, "the calling rank is in remote_group too");
+    /* checked here, before any member meets another: the groups must be disjoint */
+    struct loom_group *common;
+    if (loom__group_intersection(local_group, remote_group, &common) != 0)
+        return loom__api_error_code(MPI_COMM_WORLD, fn, LOOM_ERR_NOMEM);
+    int shared = common->size;
+    loom__group_release(common);
+    if (shared > 0)
+        return ERR(fn, MPI_ERR_GROUP, "local_group and remote_group overlap (%d ranks in both)",
+                   shared);
     if (local_leader < 0 || local_leader >= local_group->size)
         return ERR(fn, MPI_ERR_RANK, "local_leader %d out of range (local_group size %d)",
                    local_leader, local_group->size);
@@ -108,10 +117,6 @@ int loom__mpi_intercomm_create_from_groups(MPI_Group local_group, int local_lead
     struct loom_comm *c;
     rc = loom__intercomm_create_from_groups(local_group, local_leader, remote_group,
                                             remote_leader, stringtag, info, errhandler, &c);
-    if (rc == LOOM_ERR_ARG) {
-        *newintercomm = MPI_COMM_NULL;
-        return ERR(fn, MPI_ERR_GROUP, "local_group and remote_group overlap");
-    }
     if (rc != 0) {
         *newintercomm = MPI_COMM_NULL;
         return loom__api_error_code(MPI_COMM_WORLD, fn, rc);

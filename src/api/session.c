@@ -92,13 +92,17 @@ static int pset_index(const struct pset_list *l, const char *name)
     return -1;
 }
 
-/* 1 if world rank w is a member of pset i of l (the calling rank's list). */
+/* 1 if world rank w is a member of pset i of l (the calling rank's list). A hardware set
+ * holds ranks of the calling rank's node process only: another node process's objects are
+ * other objects, even of the same type and number (as for MPI_COMM_TYPE_HW_GUIDED). */
 static int pset_has(const struct pset_list *l, int i, int w)
 {
     if (i == 0)
         return 1;
     if (i == 1)
         return w == loom__self->world_rank;
+    if (!loom__rank_is_local(w))
+        return 0;
     const struct loom_topo *t = loom__job.topo;
     return loom__topo_resource_of(t, l->type[i], rank_set(w)) ==
            loom__topo_resource_of(t, l->type[i], rank_set(loom__self->world_rank));

@@ -158,6 +158,13 @@ void loom__group_release(struct loom_group *g);
 int loom__group_rank_of(const struct loom_group *g, int world_rank);
 /* MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL (same order / same members / otherwise). */
 int loom__group_compare(const struct loom_group *a, const struct loom_group *b);
+/* 1 if a and b are both NULL, or both groups with the same members in the same order. */
+static inline int loom__group_same(const struct loom_group *a, const struct loom_group *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return loom__group_compare(a, b) == MPI_IDENT;
+}
 /* Why handle g is not a usable group ("is MPI_GROUP_NULL", "was freed", ...), or NULL if it
  * is one. */
 const char *loom__group_invalid_reason(MPI_Group g);
@@ -441,6 +448,13 @@ int loom__inter_pair_make(struct loom_group *g0, struct loom_group *g1, const ui
  * this node process to ask, with one reference per such member. 0 or a negative code. */
 int loom__inter_pair_attach(const uint64_t ids[3], struct loom_group *g0, struct loom_group *g1,
                             struct loom_inter_pair *out);
+/* MPI_Comm_create_from_group (g1 NULL: *sh gets this node process's half) and
+ * MPI_Intercomm_create_from_groups (*pair gets the pair) over ranks of several node
+ * processes: the members agree on the context ids without talking (a hash of the tag, the
+ * groups and the member's count of creations with them) and attach by them. me: the calling
+ * rank's place in g0, then g1. 0 or a negative loom code (comm/from_group_net.c). */
+int loom__from_group_attach(const char *tag, struct loom_group *g0, struct loom_group *g1,
+                            int me, struct loom_comm_shared **sh, struct loom_inter_pair *pair);
 /* A blocking message between the leaders of MPI_Intercomm_create on peer (its user context,
  * the user's tag, synchronous): n bytes of buf. send: 0 or a negative loom code. */
 int loom__inter_leader_send(struct loom_comm *peer, int dest, int tag, const void *buf,

@@ -11,6 +11,9 @@
  * who has joined, and a member skips the entries it is already in (creations that follow each
  * other with the same tag stay apart; different tags are concurrent creations).
  *
+ * Over ranks of several node processes the members cannot meet in memory: they agree on
+ * the context ids by computing them alike (comm/from_group_net.c).
+ *
  * Lock: `registry_lock` protects the list and every entry in it; shared halves are made under
  * it (a creation's cost, rare), no callback runs under it. */
 #include <pthread.h>
@@ -36,13 +39,6 @@ struct pending {
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pending *registry; /* oldest first */
 
-static int same_group(const struct loom_group *a, const struct loom_group *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    return loom__group_compare(a, b) == MPI_IDENT;
-}
-
 /* The entry the calling rank (member `me` in union order) joins for this key, made if there
  * is none. Lock held. NULL on ENOMEM. */
 static struct pending *find_or_add(const char *tag, struct loom_group *g0,
@@ -50,8 +46,8 @@ static struct pending *find_or_add(const char *tag, struct loom_group *g0,
 {
     struct pending **pp = &registry, *p;
     for (; (p = *pp) != NULL; pp = &p->next)
-        if (!p->in[me] && strcmp(p->tag, tag) == 0 && same_group(p->g[0], g0) &&
-            same_group(p->g[1], g1))
+        if (!p->in[me] && strcmp(p->tag, tag) == 0 && loom__group_same(p->g[0], g0) &&
+            loom__group_same(p->g[1], g1))
             return p;
     int n = g0->size + (g1 ? g1->size : 0);
     p = calloc(1, sizeof *p);
@@ -123,7 +119,8 @@ int loom__comm_create_from_group(struct loom_group *g, const char *tag, struct l
     int me = loom__group_rank_of(g, loom__self->world_rank);
     struct loom_comm_shared *sh;
     struct loom_inter_pair unused;
-    int rc = join(tag, g, NULL, me, &sh, &unused);
+    int rc = loom__group_spans_nodes(g) ? loom__from_group_attach(tag, g, NULL, me, &sh, NULL)
+                                        : join(tag, g, NULL, me, &sh, &unused);
     if (rc != 0)
         return rc;
     rc = loom__comm_handle_new(sh, me, NULL, out);
@@ -144,7 +141,10 @@ int loom__intercomm_create_from_groups(struct loom_group *local, int local_leade
     int side = first ? 0 : 1;
     struct loom_comm_shared *unused;
     struct loom_inter_pair pair;
-    int rc = join(tag, g0, g1, side == 0 ? rank : g0->size + rank, &unused, &pair);
+    int me = side == 0 ? rank : g0->size + rank;
+    int rc = loom__group_spans_nodes(g0) || loom__group_spans_nodes(g1)
+                 ? loom__from_group_attach(tag, g0, g1, me, NULL, &pair)
+                 : join(tag, g0, g1, me, &unused, &pair);
     if (rc != 0)
         return rc;
     rc = loom__inter_handle_new(&pair, side, rank, NULL, out);

@@ -120,6 +120,17 @@ static void from_group_errors(void)
                                                    MPI_ERRHANDLER_NULL, &c), MPI_ERR_ARG);
         CHECK_INT(MPI_Intercomm_create_from_groups(self, 0, other, 0, fn_tag, MPI_INFO_NULL,
                                                    MPI_ERRORS_RETURN, NULL), MPI_ERR_ARG);
+        if (n >= 3) { /* local {me, next} and remote {next, after}: they overlap */
+            int next = (me + 1) % n, after = (me + 2) % n, l[2] = {me, next}, r[2] = {next, after};
+            MPI_Group lg, rg;
+            OK(MPI_Group_incl(wg, 2, l, &lg));
+            OK(MPI_Group_incl(wg, 2, r, &rg));
+            c = MPI_COMM_WORLD;
+            CHECK_INT(MPI_Intercomm_create_from_groups(lg, 0, rg, 0, fn_tag, MPI_INFO_NULL,
+                                                       MPI_ERRORS_RETURN, &c), MPI_ERR_GROUP);
+            OK(MPI_Group_free(&lg));
+            OK(MPI_Group_free(&rg));
+        }
         OK(MPI_Group_free(&other));
     }
     OK(MPI_Group_free(&self));

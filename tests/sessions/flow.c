@@ -34,7 +34,9 @@ static void one_round(int round)
     }
 
     /* "mpi_size" of each set */
-    int nranks = atoi(getenv("LOOM_NP") ? getenv("LOOM_NP") : "0");
+    /* the job's ranks: LOOM_JOB_NP when the job is several node processes */
+    const char *job_np = getenv("LOOM_JOB_NP") ? getenv("LOOM_JOB_NP") : getenv("LOOM_NP");
+    int nranks = atoi(job_np ? job_np : "0");
     MPI_Info info;
     char val[MPI_MAX_INFO_VAL];
     int vlen = sizeof val, flag = 0;

@@ -2,7 +2,8 @@
  * mpi://SELF; docs/sessions.md) on a synthetic machine: each one's group is the group of the
  * calling rank's part of MPI_Comm_split_type(MPI_COMM_TYPE_HW_GUIDED) for that type (an
  * independent computation of the same thing), its info says its size and type, and a
- * communicator made from it communicates. The machine (CMakeLists.txt) has 2 packages of
+ * communicator made from it communicates. In a job of several node processes a set holds
+ * ranks of the caller's node process only. The machine (CMakeLists.txt) has 2 packages of
  * 2 NUMA nodes of 2 cores, ranks bound compactly: with 8 ranks a NUMA node holds 2. */
 #include <stdlib.h>
 #include "sess_check.h"
@@ -12,9 +13,14 @@ int main(int argc, char **argv)
     OK(MPI_Init(&argc, &argv));
     MPI_Session s;
     OK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
-    int np, nranks;
-    OK(MPI_Comm_size(MPI_COMM_WORLD, &nranks));
+    int np;
     OK(MPI_Session_get_num_psets(s, MPI_INFO_NULL, &np));
+    /* the ranks of this node process: a hardware set never spans node processes */
+    MPI_Comm node;
+    int local;
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    OK(MPI_Comm_size(node, &local));
+    OK(MPI_Comm_free(&node));
     int seen_numa = 0, seen_package = 0;
     for (int i = 2; i < np; i++) {
         char name[MPI_MAX_PSET_NAME_LEN], type[MPI_MAX_INFO_VAL], val[16];
@@ -57,7 +63,7 @@ int main(int argc, char **argv)
         seen_numa += strcmp(type, "NUMANode") == 0;
         seen_package += strcmp(type, "Package") == 0;
         if (strcmp(type, "NUMANode") == 0)
-            CHECK_INT(size, nranks == 1 ? 1 : 2); /* compact: ranks 2k, 2k+1 share one */
+            CHECK_INT(size, local == 1 ? 1 : 2); /* compact: ranks 2k, 2k+1 share one */
     }
     CHECK_INT(seen_numa, 1);
     CHECK_INT(seen_package, 1);
