@@ -33,8 +33,8 @@ struct key {
 static pthread_mutex_t keys_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct key *keys;
 
-/* How many creations member `me` made before with this key, counting this one in. 0 or
- * LOOM_ERR_NOMEM. */
+/* *k: how many creations member `me` made with this key before this one (which is then
+ * counted). 0 or LOOM_ERR_NOMEM. */
 static int ordinal(const char *tag, struct loom_group *g0, struct loom_group *g1, int me,
                    int *k)
 {
