@@ -1,5 +1,6 @@
 /* coll/alg_hier.h — the hardware tree that LOOM_COLL_HIER runs collectives through (issue 6,
- * "Using the hierarchy"; docs/hierarchy.md), private to coll/.
+ * "Using the hierarchy"; docs/hierarchy.md), and the network tree of a communicator that
+ * spans node processes (issue 16; docs/multinode.md); private to coll/.
  *
  * The tree of a communicator groups its ranks the way repeated MPI_COMM_TYPE_HW_UNGUIDED
  * splits do (topo/hier.c's levels, comm/split_hw.c's rule), computed by every member alone
@@ -48,6 +49,13 @@ struct loom_htree {
  * 0, or LOOM_ERR_NOMEM. */
 int loom__hier_tree_new(const struct loom_topo *t, int n, const struct loom_cpuset *const *sets,
                         struct loom_htree **out);
+/* The tree of n ranks of a communicator spanning node processes, node[r] being rank r's node
+ * process (alg_hier_net.c): the node processes under the root, ordered by their lowest rank,
+ * each holding its ranks as leaves. 0, or LOOM_ERR_NOMEM. */
+int loom__hier_tree_net_new(int n, const int *node, struct loom_htree **out);
+/* A tree of n ranks with its arrays allocated (room for 2n nodes), memb the identity,
+ * contiguous set, nothing else; NULL on ENOMEM. For the two builders above. */
+struct loom_htree *loom__hier_tree_alloc(int n);
 void loom__hier_tree_free(struct loom_htree *t);
 /* The node of t just below `node` on rank r's path (the child of node holding r), or -1 when
  * r is not in node or node is a leaf. */
@@ -62,7 +70,8 @@ int loom__hier_tree_parent_rank(const struct loom_htree *t, int r, int root);
 
 /* The tree of communicator c when LOOM_COLL_HIER says collectives on c go through the
  * hierarchy (on: the tree has more than one level; auto: and c spans more than one NUMA node
- * or package; off: never), else NULL. Borrowed from the calling thread's cache: valid until
+ * or package, or node processes; off: never), else NULL. A communicator that spans node
+ * processes gets the network tree (loom__hier_tree_net_new), any other the hardware one. Borrowed from the calling thread's cache: valid until
  * this thread's next call. */
 const struct loom_htree *loom__hier_tree_for(struct loom_comm *c);
 #endif

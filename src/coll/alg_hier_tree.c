@@ -167,16 +167,14 @@ void loom__hier_tree_free(struct loom_htree *t)
     free(t);
 }
 
-int loom__hier_tree_new(const struct loom_topo *topo, int n,
-                        const struct loom_cpuset *const *sets, struct loom_htree **out)
+struct loom_htree *loom__hier_tree_alloc(int n)
 {
-    *out = NULL;
     struct loom_htree *t = calloc(1, sizeof *t); /* freed by loom__hier_tree_free */
-    struct bld b = {.t = t, .sets = sets, .machine = loom__topo_machine_set(topo)};
     int cap = 2 * n; /* at most n leaves and n - 1 internal nodes */
-    int rc = LOOM_ERR_NOMEM;
-    if (!t || n < 1)
-        goto out;
+    if (!t || n < 1) {
+        free(t);
+        return NULL;
+    }
     t->n = n;
     t->contiguous = 1;
     t->parent = malloc((size_t)cap * sizeof(int));
@@ -189,15 +187,30 @@ int loom__hier_tree_new(const struct loom_topo *topo, int n,
     t->memb = malloc((size_t)n * sizeof(int));
     t->pos = malloc((size_t)n * sizeof(int));
     t->leaf = malloc((size_t)n * sizeof(int));
+    if (!t->parent || !t->first || !t->size || !t->kfirst || !t->nkids || !t->kids ||
+        !t->kidx || !t->memb || !t->pos || !t->leaf) {
+        loom__hier_tree_free(t);
+        return NULL;
+    }
+    for (int r = 0; r < n; r++)
+        t->memb[r] = r;
+    return t;
+}
+
+int loom__hier_tree_new(const struct loom_topo *topo, int n,
+                        const struct loom_cpuset *const *sets, struct loom_htree **out)
+{
+    *out = NULL;
+    struct loom_htree *t = loom__hier_tree_alloc(n);
+    struct bld b = {.t = t, .sets = sets, .machine = loom__topo_machine_set(topo)};
+    int rc = LOOM_ERR_NOMEM;
+    if (!t)
+        goto out;
     b.key = malloc((size_t)n * sizeof(int));
     b.gid = malloc((size_t)n * sizeof(int));
     b.tmp = malloc((size_t)n * sizeof(int));
-    if (!t->parent || !t->first || !t->size || !t->kfirst || !t->nkids || !t->kids ||
-        !t->kidx || !t->memb || !t->pos || !t->leaf || !b.key || !b.gid || !b.tmp ||
-        loom__topo_hier_new(topo, &b.h) != 0)
+    if (!b.key || !b.gid || !b.tmp || loom__topo_hier_new(topo, &b.h) != 0)
         goto out;
-    for (int r = 0; r < n; r++)
-        t->memb[r] = r;
     int height = build(&b, -1, 0, 0, n);
     if (height < 0)
         goto out;
@@ -301,6 +314,38 @@ static struct cache *my_cache(void)
     return c;
 }
 
+/* The hardware tree of c, whose members all run in this node process; NULL on ENOMEM. */
+static struct loom_htree *hw_tree(struct loom_comm *c, const struct loom_topo *topo)
+{
+    int n = c->sh->size;
+    const struct loom_cpuset **sets = malloc((size_t)n * sizeof *sets); /* freed below */
+    struct loom_htree *t = NULL;
+    if (!sets)
+        return NULL;
+    for (int r = 0; r < n; r++)
+        sets[r] = loom__job.ranks[c->sh->world_of[r]].cpuset; /* read-only while ranks run */
+    if (loom__hier_tree_new(topo, n, sets, &t) != 0)
+        t = NULL;
+    free(sets);
+    return t;
+}
+
+/* The network tree of c, which spans node processes; NULL on ENOMEM. */
+static struct loom_htree *net_tree(struct loom_comm *c)
+{
+    int n = c->sh->size;
+    int *node = malloc((size_t)n * sizeof *node); /* freed below */
+    struct loom_htree *t = NULL;
+    if (!node)
+        return NULL;
+    for (int r = 0; r < n; r++)
+        node[r] = loom__node_of(c->sh->world_of[r]);
+    if (loom__hier_tree_net_new(n, node, &t) != 0)
+        t = NULL;
+    free(node);
+    return t;
+}
+
 /* The tree of c (NULL when it cannot be built), through the cache. */
 static struct loom_htree *tree_of(struct loom_comm *c)
 {
@@ -312,16 +357,7 @@ static struct loom_htree *tree_of(struct loom_comm *c)
     for (int i = 0; i < CACHE_SLOTS; i++)
         if (cc->e[i].used && cc->e[i].ctx == ctx && cc->e[i].topo == topo)
             return cc->e[i].tree;
-    int n = c->sh->size;
-    const struct loom_cpuset **sets = malloc((size_t)n * sizeof *sets); /* freed below */
-    struct loom_htree *t = NULL;
-    if (!sets)
-        return NULL;
-    for (int r = 0; r < n; r++)
-        sets[r] = loom__job.ranks[c->sh->world_of[r]].cpuset; /* read-only while ranks run */
-    if (loom__hier_tree_new(topo, n, sets, &t) != 0)
-        t = NULL;
-    free(sets);
+    struct loom_htree *t = c->sh->spans_nodes ? net_tree(c) : hw_tree(c, topo);
     int slot = cc->next;
     cc->next = (slot + 1) % CACHE_SLOTS;
     loom__hier_tree_free(cc->e[slot].tree);
@@ -337,6 +373,12 @@ const struct loom_htree *loom__hier_tree_for(struct loom_comm *c)
     long long mode = loom__config_int(LOOM_CFG_COLL_HIER);
     if (mode == HIER_OFF || c->sh->size < 3) /* 2 ranks: one level, nothing to go through */
         return NULL;
+    /* across node processes the network is the level that matters, on any machine: the
+     * tree has two levels as soon as one node process holds two members */
+    if (c->sh->spans_nodes) {
+        const struct loom_htree *t = tree_of(c);
+        return t && t->height >= 2 ? t : NULL;
+    }
     /* auto: only across real NUMA nodes or packages. On a synthetic or XML machine ranks are
      * placed but not bound, so its levels are no locality boundary: there the hierarchy only
      * adds rounds (bench/results/hier.md, 8 ranks on 2 cores: 0.2-0.9x the flat time). Checked

@@ -161,8 +161,8 @@ static struct loom_sched *build_sched(enum loom_coll_kind kind, struct loom_comm
         return NULL;
     if (nb)
         keep_types(s, a);
-    /* LOOM_COLL_HIER (alg_hier.c): the machine's levels, within one node process */
-    if (c->sh->spans_nodes || !loom__coll_hier_build(kind, c, s, a))
+    /* LOOM_COLL_HIER (alg_hier.c): the machine's levels, or the network's */
+    if (!loom__coll_hier_build(kind, c, s, a))
         build(s, a);
     loom__coll_split_apply(s, is_tree(alg) ? S : -1);
     loom__sched_merge_sends(s);

@@ -3,9 +3,10 @@
  * every root, three sizes (one element, a few thousand, past the eager limit), with MPI_SUM
  * and with a non-commutative operation (affine maps composed in rank order), on
  * MPI_COMM_WORLD, on a communicator with the ranks reversed (groups no longer hold
- * consecutive ranks) and on the even ranks. Every result is checked against a sequential
- * reference, which is also what the flat algorithms give; CMakeLists.txt runs it under
- * LOOM_COLL_HIER=on on several topologies and bindings, and under off. */
+ * consecutive ranks), on the even ranks and on the even then the odd ones. Every result is
+ * checked against a sequential reference, which is also what the flat algorithms give;
+ * CMakeLists.txt runs it under LOOM_COLL_HIER=on on several topologies and bindings, and
+ * under off; tests/multinode runs it across node processes (the network tree). */
 #include <stdatomic.h>
 #include "coll_check.h"
 
@@ -44,14 +45,19 @@ static int ival(int r, long i)
 
 /* A barrier that lets nobody through early: every rank counts itself in before it, and
  * after it the count must hold every rank of this round (the counter is atomic: ranks are
- * threads of one process). */
+ * threads of one process). Across node processes each has its own counter, so the count is
+ * of the communicator's ranks in the caller's node process (its MPI_COMM_TYPE_SHARED part),
+ * counted in by the node-process rank 0 of the shared part. */
 static _Atomic long arrived;
 
 static void check_barrier(MPI_Comm comm, const char *name)
 {
     int rank, size;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    MPI_Comm local;
+    OK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local));
+    MPI_Comm_rank(local, &rank);
+    MPI_Comm_size(local, &size);
+    OK(MPI_Comm_free(&local));
     for (int mode = 0; mode < MODE_COUNT_; mode++) {
         for (int round = 0; round < 4; round++) {
             /* a first barrier separates this round's count from the last one's check */
@@ -69,8 +75,8 @@ static void check_barrier(MPI_Comm comm, const char *name)
             }
             long got = atomic_load(&arrived);
             if (got != size) {
-                fprintf(stderr, "%s: barrier (%s) round %d: rank %d saw %ld arrived of %d\n",
-                        name, mode_name[mode], round, rank, got, size);
+                fprintf(stderr, "%s: barrier (%s) round %d: rank %d of its node process saw "
+                        "%ld arrived of %d\n", name, mode_name[mode], round, rank, got, size);
                 fflush(NULL);
                 _exit(99);
             }
@@ -197,6 +203,12 @@ int main(int argc, char **argv)
         check_comm(even, "even", at, op);
         OK(MPI_Comm_free(&even));
     }
+    /* the even ranks, then the odd ones: across node processes of 2 or 3 ranks, each node
+     * process's ranks are no longer consecutive */
+    MPI_Comm inter;
+    OK(MPI_Comm_split(MPI_COMM_WORLD, 0, (wrank % 2) * size + wrank, &inter));
+    check_comm(inter, "interleaved", at, op);
+    OK(MPI_Comm_free(&inter));
     OK(MPI_Comm_free(&rev));
     OK(MPI_Op_free(&op));
     OK(MPI_Type_free(&at));
