@@ -21,6 +21,12 @@ _Atomic int loom__event_sleepers_total;
 long loom__wait_sleep_ns;
 long loom__wait_sleep_last_ns;
 int loom__wait_sleep_quorum;
+loom_wait_block_fn loom__wait_block;
+loom_wait_unblock_fn loom__wait_unblock;
+/* The event of the thread blocked in loom__wait_block, NULL for none: claimed with a
+ * compare-and-swap by a last sleeper before its fence (so a notifier that finds it asleep
+ * also finds this), cleared by it after the wait. */
+static struct loom_event *_Atomic blocker;
 
 /* sleepers: the threads asleep now, this one included. */
 static void futex_wait(_Atomic uint32_t *word, uint32_t expected, int sleepers)
@@ -60,6 +66,8 @@ void loom__event_notify(struct loom_event *ev)
     if (loom__load_relaxed(&ev->sleepers) != 0) {
         loom__fetch_add_seq_cst(&ev->seq, 1);
         futex_wake_all(&ev->seq);
+        if (atomic_load_explicit(&blocker, memory_order_relaxed) == ev)
+            loom__wait_unblock();
     }
 }
 
@@ -93,13 +101,21 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
         uint32_t seen = loom__load_seq_cst(&ev->seq);
         loom__fetch_add_seq_cst(&ev->sleepers, 1);
         int asleep = loom__fetch_add_seq_cst(&loom__event_sleepers_total, 1) + 1;
+        /* the last of the node process to sleep blocks on the network, if it can */
+        struct loom_event *none = NULL;
+        int blocks = loom__wait_block && loom__wait_sleep_quorum &&
+                     asleep >= loom__wait_sleep_quorum &&
+                     atomic_compare_exchange_strong(&blocker, &none, ev);
         atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence in notify */
         /* A condition that holds here ends the wait: cond may consume what it found (a
          * matched probe takes its message), so it must not be asked again. */
         int met = cond(arg);
         int work = met || !loom__wait_has_work ? LOOM_WORK_NONE : loom__wait_has_work();
-        if (!met && work == LOOM_WORK_NONE)
+        if (!met && work == LOOM_WORK_NONE &&
+            (!blocks || loom__wait_block(loom__wait_sleep_ns) != 0))
             futex_wait(&ev->seq, seen, asleep);
+        if (blocks)
+            atomic_store(&blocker, NULL);
         else if (!met && work == LOOM_WORK_ELSEWHERE)
             sched_yield();
         loom__fetch_sub_seq_cst(&loom__event_sleepers_total, 1);

@@ -144,11 +144,18 @@ static int objects(struct loom_fabric *f, const char **what)
     /* Room for every receive buffer and every slot and then some reads: the queue never
      * overflows while net/ polls. */
     struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_DATA,
-                                 .wait_obj = FI_WAIT_NONE,
+                                 .wait_obj = FI_WAIT_FD,
                                  .size = (size_t)(f->nrecv + f->nslots) + 1024};
+    /* A queue with a file descriptor to block on (fabric_wait.c); a provider without one
+     * gets a plain queue, and its waiters keep the bounded sleeps of net/. */
     *what = "fi_cq_open";
-    if ((rc = fi_cq_open(f->domain, &cq_attr, &f->cq, NULL)))
-        return rc;
+    if (fi_cq_open(f->domain, &cq_attr, &f->cq, NULL) != 0) {
+        cq_attr.wait_obj = FI_WAIT_NONE;
+        if ((rc = fi_cq_open(f->domain, &cq_attr, &f->cq, NULL)))
+            return rc;
+    } else if (fi_control(&f->cq->fid, FI_GETWAIT, &f->wait_fd) != 0) {
+        f->wait_fd = -1;
+    }
     *what = "fi_endpoint";
     if ((rc = fi_endpoint(f->domain, info, &f->ep, NULL)))
         return rc;
@@ -181,6 +188,7 @@ int loom__fabric_open_with(size_t msg_max, int nrecv, int nslots,
         return -1;
     }
     f->h = *h;
+    f->wait_fd = -1;
     pthread_mutex_init(&f->ep_lock, NULL);
     pthread_mutex_init(&f->slot_lock, NULL);
     pthread_mutex_init(&f->rma_lock, NULL);

@@ -91,6 +91,12 @@ int loom__fabric_read(struct loom_fabric *f, int peer, void *local, size_t len, 
  * manual progress nothing leaves unless the queue is read). Any thread; a snapshot. */
 int loom__fabric_inflight(const struct loom_fabric *f);
 
+/* Block until the completion queue has something, other_fd (-1: none) is readable, or ns
+ * nanoseconds pass (0: no bound); 0 when it blocked or found something to read at once (the
+ * caller polls either way), -1 when the queue has no descriptor (the provider offers none).
+ * Any thread, outside loom__fabric_poll. */
+int loom__fabric_wait(struct loom_fabric *f, int other_fd, long ns);
+
 /* Read the completion queue once: run the callbacks of what completed and repost receive
  * buffers. Returns the number of completions handled (0 if none), -1 if the queue itself
  * failed (reason in err). One thread at a time. */

@@ -85,6 +85,8 @@ struct loom_fabric {
     size_t piece_max;  /* the most one fi_read moves */
     uint64_t mr_mode;  /* the FI_MR_* bits the provider asks for */
     int serialize;     /* the domain is not FI_THREAD_SAFE: every call on it under ep_lock */
+    int wait_fd;       /* the queue's file descriptor to block on (fabric_wait.c), -1 for none;
+                          constant after open */
     pthread_mutex_t ep_lock; /* with serialize: every fi_* call on ep, cq, av, mr (order: 2) */
 
     /* Peers: fi_addr_t of node process i; written once by loom__fabric_insert, before any

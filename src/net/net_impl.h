@@ -62,6 +62,8 @@ struct loom_net {
     uint32_t *seq_out, *seq_in;      /* [nnodes] */
     struct loom_net_held **held;     /* [nnodes]: messages that came early, by number */
     _Atomic int pmi_up;          /* the PMI client is initialized (abort goes through it) */
+    int wake_fd;                 /* eventfd that wakes the thread blocked on the endpoint
+                                    (net_job.c), -1 for none; set before ranks run */
 };
 extern struct loom_net loom__net;
 

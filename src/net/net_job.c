@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 #include "core/atomic.h"
@@ -15,6 +16,7 @@
 struct loom_net loom__net = {
     .poll_lock = PTHREAD_MUTEX_INITIALIZER,
     .send_lock = PTHREAD_MUTEX_INITIALIZER,
+    .wake_fd = -1,
 };
 
 /* Receive buffers, send slots and their size: a network message carries a header and at
@@ -167,6 +169,25 @@ static int net_wait_progress(void)
     return (below_progress ? below_progress() : 0) | moved;
 }
 
+/* The last waiting thread of the node process blocks on the endpoint and on wake_fd, which a
+ * notify of its own event writes (core/event.c): it wakes when a message comes or when its
+ * rank's condition may hold, whichever is first. */
+static int net_block(long ns)
+{
+    int rc = loom__fabric_wait(loom__net.fab, loom__net.wake_fd, ns);
+    uint64_t v;
+    if (rc == 0 && read(loom__net.wake_fd, &v, sizeof v) < 0) /* drained: nonblocking */
+        v = 0;
+    return rc;
+}
+
+static void net_unblock(void)
+{
+    uint64_t one = 1;
+    if (write(loom__net.wake_fd, &one, sizeof one) < 0) /* only when the counter is full */
+        one = 0;
+}
+
 void loom__net_layers_init(void)
 {
     if (loom__job.nnodes <= 1)
@@ -178,6 +199,12 @@ void loom__net_layers_init(void)
      * message then waits tens of microseconds, not a millisecond, for somebody to see it */
     loom__wait_sleep_last_ns = 20000;
     loom__wait_sleep_quorum = loom__job.nlocal;
+    /* ...or, better, blocks until one comes (where the provider has a descriptor) */
+    loom__net.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (loom__net.wake_fd >= 0) {
+        loom__wait_unblock = net_unblock;
+        loom__wait_block = net_block;
+    }
 }
 
 int loom__net_finalize_met(void)
@@ -223,6 +250,12 @@ void loom__net_job_fini(void)
         /* ...and every node process is done before any closes its endpoint. */
         if (loom__pmi_fence(err, sizeof err) != 0)
             loom__log("warning: %s", err);
+        /* no thread waits any more (ranks and progress threads are gone) */
+        loom__wait_block = NULL;
+        loom__wait_unblock = NULL;
+        if (loom__net.wake_fd >= 0)
+            close(loom__net.wake_fd);
+        loom__net.wake_fd = -1;
         loom__fabric_close(loom__net.fab);
         loom__net.fab = NULL;
         /* every message was handled before the last BYE, so nothing is held */
