@@ -59,8 +59,8 @@ void loom__alg_bcast_chain(struct loom_sched *s, const struct loom_coll_args *a)
 void loom__alg_reduce_chain(struct loom_sched *s, const struct loom_coll_args *a);
 struct loom_comm;
 /* LOOM_COLL_HIER (alg_hier.c): when the call of `kind` on c goes through the hardware tree
- * (barrier, bcast, reduce, allreduce; non-commutative operations only where every group holds
- * consecutive ranks), append its rounds to s and return 1 (s->nomem tells a failure); else
+ * or the network tree (barrier, bcast, reduce, allreduce, and allgather on the network tree;
+ * non-commutative operations only where every group holds consecutive ranks), append its rounds to s and return 1 (s->nomem tells a failure); else
  * return 0 with s untouched, and the caller builds the flat algorithm. The rounds carry no
  * tree tags, so split-tree leaves them whole. */
 int loom__coll_hier_build(enum loom_coll_kind kind, struct loom_comm *c, struct loom_sched *s,

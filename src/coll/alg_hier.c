@@ -1,7 +1,8 @@
 /* coll/alg_hier.c — collectives run level by level through the hardware tree (LOOM_COLL_HIER;
  * alg_hier.h for the tree, docs/hierarchy.md for the rule): what the 2018 paper's Section 7.2
  * does with its roots communicators, done inside loom for its own bcast, reduce, allreduce
- * and barrier, blocking and nonblocking alike (this only builds the schedule).
+ * and barrier (and allgather, on the network tree of a communicator that spans node
+ * processes), blocking and nonblocking alike (this only builds the schedule).
  *
  * At each internal node of the tree the node's participants (the leaders of its children)
  * run the flat algorithm that selection picks for that many ranks (LOOM_COLL_<NAME>_ALGO
@@ -227,6 +228,65 @@ static void hier_barrier(struct loom_sched *s, const struct loom_htree *t, struc
         fan(s, &p[i], 0);
 }
 
+/* allgather: the blocks of node x's ranks to or from peer: one message when the ranks are
+ * consecutive (their blocks are then one run of the receive buffer), else one per rank. */
+static void subtree_blocks(struct loom_sched *s, const struct loom_htree *t, int x,
+                           const struct loom_coll_args *a, int peer, int send)
+{
+    const int *m = t->memb + t->first[x];
+    int k = t->size[x];
+    int runs = m[k - 1] - m[0] == k - 1 ? 1 : k; /* members are ascending */
+    for (int i = 0; i < runs; i++) {
+        struct loom_coll_blk b = loom__coll_rblock(LOOM_COLL_ALLGATHER, a, m[i]);
+        size_t count = runs == 1 ? b.c * (size_t)k : b.c;
+        if (send)
+            loom__sched_send(s, b.p, count, b.t, peer);
+        else
+            loom__sched_recv(s, b.p, count, b.t, peer);
+    }
+}
+
+/* allgather: up the tree each node's leader gathers its children's blocks (round by round,
+ * bottom up), the top node's participants trade their subtrees' blocks, and the whole
+ * receive buffer goes down as a bcast. Across node processes: one exchange per pair of node
+ * processes crosses the network, instead of one message per pair of ranks. */
+static void hier_allgather(struct loom_sched *s, const struct loom_htree *t, struct part *p,
+                           const struct loom_coll_args *a)
+{
+    int m = path(s, t, 0, p);
+    loom__sched_round(s, LOOM_ROUND_NONE, 0);
+    if (!a->in_place) {
+        struct loom_coll_blk me = loom__coll_rblock(LOOM_COLL_ALLGATHER, a, s->me);
+        loom__sched_copy(s, a->sbuf, a->scount, a->stype, me.p, me.c, me.t);
+    }
+    int top = m > 0 && t->parent[p[m - 1].node] < 0;
+    int below = top ? m - 1 : m;
+    for (int i = 0; i < below; i++) {
+        const struct part *q = &p[i];
+        const int *kids = t->kids + t->kfirst[q->node];
+        loom__sched_round(s, LOOM_ROUND_NONE, 0);
+        if (q->vme != q->vroot) {
+            subtree_blocks(s, t, kids[q->vme], a, q->ids[q->vroot], 1);
+            continue;
+        }
+        for (int j = 0; j < q->k; j++)
+            if (j != q->vme)
+                subtree_blocks(s, t, kids[j], a, q->ids[j], 0);
+    }
+    if (top) {
+        const struct part *q = &p[m - 1];
+        const int *kids = t->kids + t->kfirst[q->node];
+        loom__sched_round(s, LOOM_ROUND_NONE, 0);
+        for (int j = 0; j < q->k; j++) {
+            if (j == q->vme)
+                continue;
+            subtree_blocks(s, t, kids[j], a, q->ids[j], 0);
+            subtree_blocks(s, t, kids[q->vme], a, q->ids[j], 1);
+        }
+    }
+    bcast_down(s, p, below - 1, a->rbuf, (size_t)t->n * a->rcount, a->rtype);
+}
+
 /* The tree to build kind through for this call, or NULL (flat). */
 static const struct loom_htree *tree_for_call(enum loom_coll_kind kind, struct loom_comm *c,
                                               const struct loom_coll_args *a)
@@ -238,6 +298,10 @@ static const struct loom_htree *tree_for_call(enum loom_coll_kind kind, struct l
     case LOOM_COLL_REDUCE:
     case LOOM_COLL_ALLREDUCE:
         if (!a->op)
+            return NULL;
+        break;
+    case LOOM_COLL_ALLGATHER: /* measured across node processes only (docs/multinode.md) */
+        if (!c->sh->spans_nodes)
             return NULL;
         break;
     default:
@@ -273,6 +337,9 @@ int loom__coll_hier_build(enum loom_coll_kind kind, struct loom_comm *c, struct 
         break;
     case LOOM_COLL_REDUCE:
         hier_reduce(s, t, p, a);
+        break;
+    case LOOM_COLL_ALLGATHER:
+        hier_allgather(s, t, p, a);
         break;
     default:
         hier_allreduce(s, t, p, a);

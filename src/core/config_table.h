@@ -96,7 +96,8 @@
       "run bcast, reduce, allreduce and barrier level by level down the hardware hierarchy "       \
       "(docs/hierarchy.md): on = wherever it has more than one level; auto = where the "           \
       "communicator spans more than one NUMA node or package of the real machine, or node "        \
-      "processes (the network level, docs/multinode.md); off = never")                             \
+      "processes (the network level, where allgather goes through it too; docs/multinode.md); "    \
+      "off = never")                                                                               \
     X(COLL_BARRIER_ALGO, ENUM, LIVE, coll, "auto", "auto|dissemination|linear|shm", NULL,          \
       "MPI_Barrier / MPI_Ibarrier algorithm (auto: docs/collectives.md)")                          \
     X(COLL_BCAST_ALGO, ENUM, LIVE, coll, "auto", "auto|binomial|linear|chain|shm", NULL,           \

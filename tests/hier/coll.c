@@ -1,5 +1,6 @@
 /* coll.c — collectives through the hardware hierarchy (LOOM_COLL_HIER, issue 6 "Using the
- * hierarchy"): bcast, reduce, allreduce and barrier, blocking and nonblocking (Wait and Test),
+ * hierarchy"): bcast, reduce, allreduce and barrier (and allgather, node-aware across node
+ * processes), blocking and nonblocking (Wait and Test),
  * every root, three sizes (one element, a few thousand, past the eager limit), with MPI_SUM
  * and with a non-commutative operation (affine maps composed in rank order), on
  * MPI_COMM_WORLD, on a communicator with the ranks reversed (groups no longer hold
@@ -80,6 +81,50 @@ static void check_barrier(MPI_Comm comm, const char *name)
                 fflush(NULL);
                 _exit(99);
             }
+        }
+    }
+}
+
+/* allgather of n ints per rank, from a send buffer and in place, against rank r's block
+ * ival(r, i); the buffers start at -1 so that a block not written shows. */
+static void check_allgather(MPI_Comm comm, const char *name)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const long counts[] = {1, 3000, 20000}; /* 20000 ints: past LOOM_EAGER_MAX */
+    char what[128];
+    for (int mode = 0; mode < MODE_COUNT_; mode++) {
+        for (int ci = 0; ci < 3; ci++) {
+            long n = counts[ci];
+            int *mine = malloc((size_t)n * sizeof *mine);
+            int *all = malloc((size_t)n * (size_t)size * sizeof *all);
+            CHECK(mine && all);
+            for (int ip = 0; ip < 2; ip++) {
+                for (long i = 0; i < n * size; i++)
+                    all[i] = -1;
+                for (long i = 0; i < n; i++) {
+                    mine[i] = ival(rank, i);
+                    if (ip)
+                        all[(long)rank * n + i] = mine[i];
+                }
+                COLL(mode, Allgather, allgather, ip ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all,
+                     (int)n, MPI_INT, comm);
+                for (int r = 0; r < size; r++) {
+                    for (long i = 0; i < n; i++) {
+                        if (all[(long)r * n + i] != ival(r, i)) {
+                            snprintf(what, sizeof what, "%s allgather%s (%s) n=%ld rank %d", name,
+                                     ip ? " in place" : "", mode_name[mode], n, rank);
+                            fprintf(stderr, "%s: block of rank %d, element %ld is %d, expected "
+                                    "%d\n", what, r, i, all[(long)r * n + i], ival(r, i));
+                            fflush(NULL);
+                            _exit(99);
+                        }
+                    }
+                }
+            }
+            free(mine);
+            free(all);
         }
     }
 }
@@ -180,6 +225,7 @@ static void check_comm(MPI_Comm comm, const char *name, MPI_Datatype at, MPI_Op 
             free(ad);
         }
     }
+    check_allgather(comm, name);
     check_barrier(comm, name);
 }
 
