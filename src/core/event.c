@@ -112,12 +112,12 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
         int met = cond(arg);
         int work = met || !loom__wait_has_work ? LOOM_WORK_NONE : loom__wait_has_work();
         if (!met && work == LOOM_WORK_NONE &&
-            (!blocks || loom__wait_block(loom__wait_sleep_ns) != 0))
+            (!blocks || loom__wait_block(loom__wait_sleep_last_ns) != 0))
             futex_wait(&ev->seq, seen, asleep);
-        if (blocks)
-            atomic_store(&blocker, NULL);
         else if (!met && work == LOOM_WORK_ELSEWHERE)
             sched_yield();
+        if (blocks)
+            atomic_store(&blocker, NULL);
         loom__fetch_sub_seq_cst(&loom__event_sleepers_total, 1);
         loom__fetch_sub_seq_cst(&ev->sleepers, 1);
         if (met)

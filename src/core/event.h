@@ -66,8 +66,9 @@ extern long loom__wait_sleep_ns;
 extern long loom__wait_sleep_last_ns;
 extern int loom__wait_sleep_quorum;
 /* How that last thread waits instead, where the network can block (net/: the endpoint's file
- * descriptor and an eventfd), or NULL: block at most ns; 0 when it blocked (or found the
- * network ready), -1 when it cannot (the thread then sleeps the short bound). One thread at
+ * descriptor and an eventfd), or NULL: block at most ns (the short bound: the provider may
+ * have work only a poll advances, which its descriptor does not announce); 0 when it blocked
+ * (or found the network ready), -1 when it cannot (the thread then sleeps the short bound). One thread at
  * a time blocks in it: loom__event_notify of that thread's event calls loom__wait_unblock,
  * which makes it return. Both set with the above. */
 typedef int (*loom_wait_block_fn)(long ns);

@@ -174,6 +174,8 @@ static int net_wait_progress(void)
  * rank's condition may hold, whichever is first. */
 static int net_block(long ns)
 {
+    if (loom__load_relaxed(&loom__net.backlogged))
+        return 0; /* only polls post the backlog: poll, do not block */
     int rc = loom__fabric_wait(loom__net.fab, loom__net.wake_fd, ns);
     uint64_t v;
     if (rc == 0 && read(loom__net.wake_fd, &v, sizeof v) < 0) /* drained: nonblocking */
