@@ -52,6 +52,10 @@ struct loom_coll_blk loom__coll_rblock(enum loom_coll_kind k, const struct loom_
                                        int r);
 struct loom_coll_blk loom__coll_sblock(enum loom_coll_kind k, const struct loom_coll_args *a,
                                        int r);
+/* allgather(v): copy the calling rank's send buffer into its own receive block (a schedule
+ * step of the current round); nothing in place. */
+void loom__coll_own_into_place(struct loom_sched *s, enum loom_coll_kind k,
+                               const struct loom_coll_args *a);
 
 /* ---- issue 6, "Using the hierarchy": builders that coll.c's dispatch calls ---- */
 /* bcast / reduce as a chain in rank order (alg_chain.c; LOOM_COLL_{BCAST,REDUCE}_ALGO=chain). */
@@ -60,9 +64,10 @@ void loom__alg_reduce_chain(struct loom_sched *s, const struct loom_coll_args *a
 struct loom_comm;
 /* LOOM_COLL_HIER (alg_hier.c): when the call of `kind` on c goes through the hardware tree
  * or the network tree (barrier, bcast, reduce, allreduce, and allgather on the network tree;
- * non-commutative operations only where every group holds consecutive ranks), append its rounds to s and return 1 (s->nomem tells a failure); else
- * return 0 with s untouched, and the caller builds the flat algorithm. The rounds carry no
- * tree tags, so split-tree leaves them whole. */
+ * non-commutative operations only where every group holds consecutive ranks), append its
+ * rounds to s and return 1 (s->nomem tells a failure); else return 0 with s untouched, and
+ * the caller builds the flat algorithm. The rounds carry no tree tags, so split-tree leaves
+ * them whole. */
 int loom__coll_hier_build(enum loom_coll_kind kind, struct loom_comm *c, struct loom_sched *s,
                           const struct loom_coll_args *a);
 /* 1 when loom__coll_hier_build would build this call hierarchically (for a caller that has

@@ -5,21 +5,12 @@
 
 /* ---- allgather(v) ---- */
 
-static void own_into_place(struct loom_sched *s, enum loom_coll_kind k,
-                           const struct loom_coll_args *a)
-{
-    if (a->in_place)
-        return;
-    struct loom_coll_blk me = loom__coll_rblock(k, a, s->me);
-    loom__sched_copy(s, a->sbuf, a->scount, a->stype, me.p, me.c, me.t);
-}
-
 static void allgather_ring(struct loom_sched *s, enum loom_coll_kind k,
                            const struct loom_coll_args *a)
 {
     int n = s->size, me = s->me;
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
-    own_into_place(s, k, a);
+    loom__coll_own_into_place(s, k, a);
     for (int j = 0; j < n - 1; j++) {
         if (j > 0)
             loom__sched_round(s, LOOM_ROUND_NONE, 0);
@@ -35,7 +26,7 @@ static void allgather_linear(struct loom_sched *s, enum loom_coll_kind k,
 {
     int n = s->size, me = s->me;
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
-    own_into_place(s, k, a); /* local operations run before the sends start */
+    loom__coll_own_into_place(s, k, a); /* local operations run before the sends start */
     struct loom_coll_blk mine = loom__coll_rblock(k, a, me);
     for (int r = 0; r < n; r++) {
         if (r == me)

@@ -255,10 +255,7 @@ static void hier_allgather(struct loom_sched *s, const struct loom_htree *t, str
 {
     int m = path(s, t, 0, p);
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
-    if (!a->in_place) {
-        struct loom_coll_blk me = loom__coll_rblock(LOOM_COLL_ALLGATHER, a, s->me);
-        loom__sched_copy(s, a->sbuf, a->scount, a->stype, me.p, me.c, me.t);
-    }
+    loom__coll_own_into_place(s, LOOM_COLL_ALLGATHER, a);
     int top = m > 0 && t->parent[p[m - 1].node] < 0;
     int below = top ? m - 1 : m;
     for (int i = 0; i < below; i++) {

@@ -71,7 +71,7 @@ int loom__hier_tree_parent_rank(const struct loom_htree *t, int r, int root);
 /* The tree of communicator c when LOOM_COLL_HIER says collectives on c go through the
  * hierarchy (on: the tree has more than one level; auto: and c spans more than one NUMA node
  * or package, or node processes; off: never), else NULL. A communicator that spans node
- * processes gets the network tree (loom__hier_tree_net_new), any other the hardware one. Borrowed from the calling thread's cache: valid until
- * this thread's next call. */
+ * processes gets the network tree (loom__hier_tree_net_new), any other the hardware one.
+ * Borrowed from the calling thread's cache: valid until this thread's next call. */
 const struct loom_htree *loom__hier_tree_for(struct loom_comm *c);
 #endif

@@ -69,7 +69,7 @@ int loom__hier_tree_net_new(int n, const int *node, struct loom_htree **out)
     int height = 1;
     for (int g = 0; g < (ng > 1 ? ng : 1); g++) {
         int k = gfirst[g + 1] - gfirst[g];
-        int parent = 0, kidx0 = 0;
+        int parent = 0;
         if (ng > 1) {
             int me = t->nnodes++;
             t->kids[g] = me;
@@ -94,11 +94,11 @@ int loom__hier_tree_net_new(int n, const int *node, struct loom_htree **out)
         for (int j = 0; j < k; j++) {
             int leaf = t->nnodes++;
             int r = t->memb[gfirst[g] + j];
-            t->kids[t->kfirst[parent] + kidx0 + j] = leaf;
+            t->kids[t->kfirst[parent] + j] = leaf;
             t->parent[leaf] = parent;
             t->first[leaf] = gfirst[g] + j;
             t->size[leaf] = 1;
-            t->kidx[leaf] = kidx0 + j;
+            t->kidx[leaf] = j;
             t->nkids[leaf] = 0;
             t->kfirst[leaf] = 0;
             t->leaf[r] = leaf;

@@ -48,3 +48,12 @@ struct loom_coll_blk loom__coll_sblock(enum loom_coll_kind k, const struct loom_
     }
     return b;
 }
+
+void loom__coll_own_into_place(struct loom_sched *s, enum loom_coll_kind k,
+                               const struct loom_coll_args *a)
+{
+    if (a->in_place)
+        return;
+    struct loom_coll_blk me = loom__coll_rblock(k, a, s->me);
+    loom__sched_copy(s, a->sbuf, a->scount, a->stype, me.p, me.c, me.t);
+}

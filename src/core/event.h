@@ -68,9 +68,9 @@ extern int loom__wait_sleep_quorum;
 /* How that last thread waits instead, where the network can block (net/: the endpoint's file
  * descriptor and an eventfd), or NULL: block at most ns (the short bound: the provider may
  * have work only a poll advances, which its descriptor does not announce); 0 when it blocked
- * (or found the network ready), -1 when it cannot (the thread then sleeps the short bound). One thread at
- * a time blocks in it: loom__event_notify of that thread's event calls loom__wait_unblock,
- * which makes it return. Both set with the above. */
+ * (or found the network ready), -1 when it cannot (the thread then sleeps the short bound).
+ * One thread at a time blocks in it: loom__event_notify of that thread's event calls
+ * loom__wait_unblock, which makes it return. Both set with the above. */
 typedef int (*loom_wait_block_fn)(long ns);
 typedef void (*loom_wait_unblock_fn)(void);
 extern loom_wait_block_fn loom__wait_block;

@@ -92,8 +92,9 @@ int loom__fabric_read(struct loom_fabric *f, int peer, void *local, size_t len, 
 int loom__fabric_inflight(const struct loom_fabric *f);
 
 /* Block until the completion queue has something, other_fd (-1: none) is readable, or ns
- * nanoseconds pass (0: no bound); 0 when it blocked or found something to read at once (the
- * caller polls either way), -1 when the queue has no descriptor (the provider offers none).
+ * nanoseconds pass (0: no bound); 1 when other_fd was found readable (the caller drains it),
+ * else 0 when it blocked or found something to read at once (the caller polls either way),
+ * -1 when the queue has no descriptor (the provider offers none).
  * Any thread, outside loom__fabric_poll. */
 int loom__fabric_wait(struct loom_fabric *f, int other_fd, long ns);
 

@@ -24,6 +24,6 @@ int loom__fabric_wait(struct loom_fabric *f, int other_fd, long ns)
         return 0;
     struct pollfd p[2] = {{.fd = f->wait_fd, .events = POLLIN}, {.fd = other_fd, .events = POLLIN}};
     struct timespec limit = {ns / 1000000000L, ns % 1000000000L};
-    ppoll(p, other_fd >= 0 ? 2 : 1, ns > 0 ? &limit : NULL, NULL);
-    return 0;
+    int ready = ppoll(p, other_fd >= 0 ? 2 : 1, ns > 0 ? &limit : NULL, NULL);
+    return ready > 0 && other_fd >= 0 && (p[1].revents & POLLIN) ? 1 : 0;
 }

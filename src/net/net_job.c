@@ -178,9 +178,9 @@ static int net_block(long ns)
         return 0; /* only polls post the backlog: poll, do not block */
     int rc = loom__fabric_wait(loom__net.fab, loom__net.wake_fd, ns);
     uint64_t v;
-    if (rc == 0 && read(loom__net.wake_fd, &v, sizeof v) < 0) /* drained: nonblocking */
+    if (rc == 1 && read(loom__net.wake_fd, &v, sizeof v) < 0) /* drained: nonblocking */
         v = 0;
-    return rc;
+    return rc < 0 ? -1 : 0;
 }
 
 static void net_unblock(void)
