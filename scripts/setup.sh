@@ -5,8 +5,11 @@
 #      (GCC 12's plugin headers: loomcc's plugin that privatizes globals, docs/privatize.md),
 #      g++ and gfortran (the mpicxx and mpifort wrappers' compilers, docs/wrappers.md), and
 #      autoconf and automake (the test that builds an autotools project with mpicc),
-#      libfabric-dev (the network between node processes, docs/multinode.md) and mpich (its
-#      Hydra launcher starts multi-node jobs, over PMI)
+#      libfabric-dev (the network between node processes, docs/multinode.md), libpmix-dev
+#      (the bootstrap under PMIx launchers: srun --mpi=pmix, Open MPI's mpirun), mpich (its
+#      Hydra launcher starts multi-node jobs, over PMI-1) and openmpi-bin (its mpirun, a PMIx
+#      launcher, starts some of the tests'; the tests through srun install Slurm themselves,
+#      scripts/slurm_local.sh)
 #   2. configure build/ (RelWithDebInfo, warnings as errors) unless it is configured already
 #   3. build everything (library, tools, example, tests)
 # Run from anywhere, as often as you like: each step does only what is missing. As root it
@@ -25,7 +28,7 @@ run() {
 
 # 1. Debian packages.
 packages="build-essential cmake ninja-build pkg-config libhwloc-dev hwloc gcc-12-plugin-dev"
-packages="$packages g++ gfortran autoconf automake libfabric-dev mpich"
+packages="$packages g++ gfortran autoconf automake libfabric-dev libpmix-dev mpich openmpi-bin"
 missing=
 if command -v dpkg >/dev/null 2>&1; then
   for p in $packages; do

@@ -139,7 +139,8 @@
       "one process for the whole job")                                                            \
     X(LAUNCHER, STRING, START, core, "", "a command and its first arguments", NULL,                \
       "read by loomrun -ppn: the PMI launcher that starts the node processes (words split at "    \
-      "spaces; it takes Hydra's options); empty = mpiexec.hydra from PATH")                       \
+      "spaces; one named srun takes srun's options, any other Hydra's); empty = srun in a Slurm " \
+      "allocation, else mpiexec.hydra from PATH")                                                 \
     X(COPY_SHARE, BOOL, START, p2p, "1", "", NULL,                                                 \
       "a waiting sender (or any idle thread) copies chunks of a large message beside its "        \
       "waiting receiver, so two cores move it; 0: the receiver copies alone while it waits "     \

@@ -77,7 +77,7 @@ static int exchange(int node, int nnodes, int mine, char *err, size_t errlen)
     j->node_first[0] = 0;
     for (int n = 0; n < nnodes; n++) {
         snprintf(key, sizeof key, "loom-node-%d", n);
-        if (loom__pmi_get(key, val, vmax + 1, err, errlen) != 0)
+        if (loom__pmi_get(n, key, val, vmax + 1, err, errlen) != 0)
             goto fail;
         char *comma = strchr(val, ',');
         long ranks = strtol(val, NULL, 10);

@@ -1,9 +1,16 @@
 /* net/pmi.h — the job's bootstrap: a client of the launcher's PMI server.
  *
- * A multi-node job is P node processes, each running some rank threads. The launcher (Hydra's
- * mpiexec, or any launcher that speaks the PMI-1 wire protocol, "simple PMI") starts them and
- * serves a key-value space through which they find each other: each node process puts what
- * the others need (its rank count, its network address), fences, and gets theirs.
+ * A multi-node job is P node processes, each running some rank threads. The launcher starts
+ * them and serves a key-value space through which they find each other: each node process
+ * puts what the others need (its rank count, its network address), fences, and gets theirs.
+ * Two kinds of launcher, two clients behind these calls (net/pmi_impl.h), chosen from the
+ * environment the launcher set:
+ *   - the PMI-1 wire protocol, "simple PMI" (PMI_FD or PMI_PORT): Hydra's mpiexec, Slurm's
+ *     `srun --mpi=pmi2` (net/pmi_wire.c);
+ *   - PMIx (PMIX_NAMESPACE and PMIX_RANK), through libpmix: Slurm's `srun --mpi=pmix`, Open
+ *     MPI's mpirun, PRRTE (net/pmi_pmix.c).
+ * The nearest launcher wins: a process that has both was started by a PMI-1 launcher that
+ * itself runs under a PMIx one, and its PMI-1 server is the one that knows its job.
  *
  * One client per process, used by one thread at a time: the main thread at start-up and
  * teardown, and whichever thread aborts the job. Every function but loom__pmi_present() and
@@ -12,8 +19,9 @@
 #define LOOM_NET_PMI_H
 #include <stddef.h>
 
-/* 1 if the environment names a PMI server (PMI_FD, or PMI_PORT with PMI_ID / PMI_RANK): the
- * process was started by a PMI launcher. 0 if it was started alone. */
+/* 1 if the environment names a PMI server (PMI_FD, or PMI_PORT with PMI_ID / PMI_RANK; or
+ * PMIX_NAMESPACE with PMIX_RANK): the process was started by a PMI launcher. 0 if it was
+ * started alone. */
 int loom__pmi_present(void);
 
 /* Connect (or adopt PMI_FD), say init, learn this node process's rank and the job's size in
@@ -21,8 +29,8 @@ int loom__pmi_present(void);
 int loom__pmi_init(int *rank, int *size, char *err, size_t errlen);
 
 /* Where this node process sits on its host: local_rank of local_size node processes started
- * on the same host (from the job's PMI_process_mapping, else Hydra's MPI_LOCALRANKID /
- * MPI_LOCALNRANKS, else 0 of 1). After loom__pmi_init. */
+ * on the same host (PMI-1: from the job's PMI_process_mapping, else Hydra's MPI_LOCALRANKID /
+ * MPI_LOCALNRANKS, else 0 of 1; PMIx: the job's local rank and size). After loom__pmi_init. */
 int loom__pmi_local(int *local_rank, int *local_size, char *err, size_t errlen);
 
 /* The parser behind loom__pmi_local, apart for tests: mapping is a PMI_process_mapping value,
@@ -38,14 +46,17 @@ int loom__pmi_parse_mapping(const char *mapping, int rank, int size, int *local_
 size_t loom__pmi_value_max(void);
 
 /* Put key=value into the job's space (visible to the others after the next fence). Keys and
- * values are printable text without spaces or '='. */
+ * values are printable text without spaces or '='. A key is this node process's own (PMIx
+ * files it under the process that put it), but PMI-1's space is flat: a key must also be
+ * unique in the job, so callers write the node process's number into it. */
 int loom__pmi_put(const char *key, const char *value, char *err, size_t errlen);
 
 /* Commit what this process put and wait until every node process of the job has (barrier). */
 int loom__pmi_fence(char *err, size_t errlen);
 
-/* Get the value of key (put by any node process before a fence both passed) into value[len]. */
-int loom__pmi_get(const char *key, char *value, size_t len, char *err, size_t errlen);
+/* Get the value of key, put by node process `node` before a fence both passed, into
+ * value[len]. */
+int loom__pmi_get(int node, const char *key, char *value, size_t len, char *err, size_t errlen);
 
 /* Tell the server the job is over for this process (after the last fence). */
 int loom__pmi_finalize(char *err, size_t errlen);
@@ -59,8 +70,4 @@ _Noreturn void loom__pmi_abort(int code, const char *msg);
  * through the key-value space this way. */
 void loom__pmi_hex_encode(const void *data, size_t len, char *out);
 long loom__pmi_hex_decode(const char *text, void *out, size_t max);
-/* Inside the client (pmi*.c): write a one-line reason into err[errlen] (nothing if err is
- * NULL). */
-void loom__pmi_seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 #endif

@@ -3,7 +3,7 @@
  * error texts. */
 #include <stdarg.h>
 #include <stdio.h>
-#include "net/pmi.h"
+#include "net/pmi_impl.h"
 
 void loom__pmi_hex_encode(const void *data, size_t len, char *out)
 {

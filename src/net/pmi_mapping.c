@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/pmi.h"
+#include "net/pmi_impl.h"
 
 
 static const char *skip_space(const char *p)

@@ -6,8 +6,12 @@
 #              -genv for LOOM_NP, LOOM_JOB_NP and every variable the options set, the program
 #              and its arguments untouched (spaces, quotes); LOOM_PPN stands for -ppn when
 #              the command line has none
-#   nolauncher no mpiexec.hydra in PATH and no LOOM_LAUNCHER: a clear error; under Slurm it
-#              says srun is not supported yet
+#   srun       inside a Slurm allocation (SLURM_JOB_ID) loomrun starts the node processes with
+#              srun (a fake in PATH): --mpi=pmix when srun lists it, else pmi2, -n P, -c T,
+#              --kill-on-bad-exit, -w for the hosts (a file as a path), --label; a
+#              LOOM_LAUNCHER named srun gets the same options after its own words, without
+#              --mpi= when it has one or SLURM_MPI_TYPE is set
+#   nolauncher no mpiexec.hydra in PATH, no Slurm and no LOOM_LAUNCHER: a clear error
 #   errors     -ppn without -n, -ppn 0 or x (or LOOM_PPN=x), hosts both as a list and a file, a LOOM_LAUNCHER
 #              that is not a command; without -ppn, other hosts (list or file) are refused and
 #              this host is accepted
@@ -21,8 +25,8 @@ work=$NETT_WORK/loomrun-$step
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
-unset LOOM_LAUNCHER LOOM_NP LOOM_JOB_NP LOOM_BIND LOOM_PPN SLURM_JOB_ID PMI_FD PMI_PORT \
-  PMI_RANK PMI_SIZE 2>/dev/null || true
+unset LOOM_LAUNCHER LOOM_NP LOOM_JOB_NP LOOM_BIND LOOM_PPN SLURM_JOB_ID SLURM_MPI_TYPE PMI_FD \
+  PMI_PORT PMI_RANK PMI_SIZE 2>/dev/null || true
 
 # A program that shows what a node process got. It stays a moment: it is no PMI client, and
 # Hydra sometimes loses a process that exits at once (killed by SIGPIPE, or an error waiting
@@ -99,15 +103,54 @@ nolauncher)
   # A PATH with the tools loomrun uses and no launcher.
   mkdir bin
   for t in sh sed awk uname tr cat sleep; do ln -s "$(command -v $t)" bin/$t; done
-  refused "no PMI launcher: mpiexec.hydra (MPICH's Hydra, package mpich) is not in PATH and LOOM_LAUNCHER is not set" \
+  refused "no PMI launcher: mpiexec.hydra (MPICH's Hydra, package mpich) is not in PATH, this is not a Slurm allocation and LOOM_LAUNCHER is not set" \
     env PATH="$work/bin" sh "$loomrun" -n 4 -ppn 2 ./show.sh
-  printf '#!/bin/sh\nexit 0\n' >bin/srun
-  chmod +x bin/srun
-  refused "loom does not start node processes with srun yet" \
-    env PATH="$work/bin" SLURM_JOB_ID=1 sh "$loomrun" -n 4 -ppn 2 ./show.sh
+  # SLURM_JOB_ID without srun in PATH is no allocation loomrun can use
+  refused "no PMI launcher" env PATH="$work/bin" SLURM_JOB_ID=1 sh "$loomrun" -n 4 -ppn 2 ./show.sh
   # Without -ppn no launcher is needed.
   env PATH="$work/bin" sh "$loomrun" -n 4 ./show.sh >out.txt || fail "loomrun -n 4 without a launcher"
   grep -qF "LOOM_NP=4" out.txt || fail "loomrun -n 4 ran: $(cat out.txt)" ;;
+srun)
+  # A fake srun: lists pmix among its MPI plugins when FAKE_PMIX is set, else prints its
+  # arguments like fake.sh.
+  mkdir bin
+  cat >bin/srun <<'SRUN'
+#!/bin/sh
+if [ "$1" = --mpi=list ]; then
+  echo "MPI plugin types are..."; echo "	none"; echo "	pmi2"; [ -z "${FAKE_PMIX:-}" ] || echo "	pmix"
+  exit 0
+fi
+for a do echo "[$a]"; done
+SRUN
+  chmod +x bin/srun
+  PATH=$work/bin:$PATH FAKE_PMIX=1 SLURM_JOB_ID=7 run "$loomrun" -n 5 -ppn 2 --hosts a,b -l \
+    -x LOOMT_X=1 ./show.sh "a b" >out.txt || fail "loomrun under Slurm exited with status $?"
+  want="[--mpi=pmix] [-n] [3] [-c] [2] [--kill-on-bad-exit=1] [-w] [a,b] [--label] [./show.sh] [a b] "
+  got=$(tr '\n' ' ' <out.txt)
+  [ "$got" = "$want" ] || fail "srun got '$got', expected '$want'"
+  echo "a" >hosts.txt
+  PATH=$work/bin:$PATH SLURM_JOB_ID=7 run "$loomrun" -n 4 -ppn 4 -f hosts.txt ./show.sh >out.txt ||
+    fail "loomrun -f under Slurm exited with status $?"
+  want="[--mpi=pmi2] [-n] [1] [-c] [4] [--kill-on-bad-exit=1] [-w] [./hosts.txt] [./show.sh] "
+  got=$(tr '\n' ' ' <out.txt)
+  [ "$got" = "$want" ] || fail "srun without PMIx got '$got', expected '$want'"
+  # LOOM_LAUNCHER naming srun, outside an allocation, with options of its own
+  LOOM_LAUNCHER="$work/bin/srun -O" FAKE_PMIX=1 run "$loomrun" -n 2 -ppn 1 ./show.sh >out.txt ||
+    fail "loomrun with LOOM_LAUNCHER=srun exited with status $?"
+  want="[-O] [--mpi=pmix] [-n] [2] [-c] [1] [--kill-on-bad-exit=1] [./show.sh] "
+  got=$(tr '\n' ' ' <out.txt)
+  [ "$got" = "$want" ] || fail "LOOM_LAUNCHER=srun got '$got', expected '$want'"
+  # ...and the PMI flavour the user chose stands
+  LOOM_LAUNCHER="$work/bin/srun --mpi=pmi2" FAKE_PMIX=1 run "$loomrun" -n 2 -ppn 2 ./show.sh >out.txt ||
+    fail "loomrun with LOOM_LAUNCHER='srun --mpi=pmi2' exited with status $?"
+  want="[--mpi=pmi2] [-n] [1] [-c] [2] [--kill-on-bad-exit=1] [./show.sh] "
+  got=$(tr '\n' ' ' <out.txt)
+  [ "$got" = "$want" ] || fail "LOOM_LAUNCHER='srun --mpi=pmi2' got '$got', expected '$want'"
+  PATH=$work/bin:$PATH SLURM_JOB_ID=7 SLURM_MPI_TYPE=pmi2 FAKE_PMIX=1 run "$loomrun" -n 2 -ppn 2 \
+    ./show.sh >out.txt || fail "loomrun with SLURM_MPI_TYPE exited with status $?"
+  want="[-n] [1] [-c] [2] [--kill-on-bad-exit=1] [./show.sh] "
+  got=$(tr '\n' ' ' <out.txt)
+  [ "$got" = "$want" ] || fail "with SLURM_MPI_TYPE=pmi2 srun got '$got', expected '$want'" ;;
 errors)
   refused "-ppn needs -n N" "$loomrun" -ppn 2 ./show.sh
   refused "-ppn takes a positive integer, not '0'" "$loomrun" -n 4 -ppn 0 ./show.sh

@@ -6,9 +6,13 @@
  *                            MPI_LOCALNRANKS and, with `local`, says all N share this host;
  *                            a missing key is an error naming it; finalize. Prints one line.
  *   pmi_boot abort N DIR     process 1 aborts the job with exit code 3; the others write
- *                            DIR/pid.<rank> and wait in a fence that only the abort ends.
+ *                            DIR/pid.<rank> and wait in a fence that only the abort ends
+ *                            (the launcher kills them, or the fence fails).
  *   pmi_boot alone           started without a launcher: loom__pmi_present() is 0 and init
- *                            says why it cannot start. */
+ *                            says why it cannot start.
+ *   pmi_boot pmix-alone      PMIX_NAMESPACE and PMIX_RANK set but no PMIx server: present
+ *                            is 1 (the PMIx client is chosen) and init says the server is
+ *                            unreachable. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,16 +74,16 @@ static int job(int n, int all_local)
 
     for (int r = 0; r < n; r++) {
         snprintf(key, sizeof(key), "rank-%d", r);
-        OK(loom__pmi_get(key, got, vmax + 1, err, sizeof(err)));
+        OK(loom__pmi_get(r, key, got, vmax + 1, err, sizeof(err)));
         CHECK_INT(atoi(got), r);
         snprintf(key, sizeof(key), "blob-%d", r);
-        OK(loom__pmi_get(key, got, vmax + 1, err, sizeof(err)));
+        OK(loom__pmi_get(r, key, got, vmax + 1, err, sizeof(err)));
         CHECK_INT(strlen(got), 2 * len);
         CHECK_INT(loom__pmi_hex_decode(got, theirs, len), (long)len);
         blob(r, mine, len);
         CHECK(memcmp(mine, theirs, len) == 0);
     }
-    CHECK(loom__pmi_get("nobody-put-this", got, vmax + 1, err, sizeof(err)) == -1);
+    CHECK(loom__pmi_get(0, "nobody-put-this", got, vmax + 1, err, sizeof(err)) == -1);
     CHECK(strstr(err, "nobody-put-this") != NULL);
 
     int lr = -1, ls = -1;
@@ -119,10 +123,14 @@ static int aborting(int n, const char *dir)
     CHECK(f != NULL);
     fprintf(f, "%ld\n", (long)getpid());
     CHECK(fclose(f) == 0);
-    /* Process 1 never comes: only the launcher ending the job ends this. */
-    loom__pmi_fence(err, sizeof(err));
-    fprintf(stderr, "node process %d: the fence ended without node process 1: %s\n", rank, err);
-    return 98;
+    /* Process 1 never comes: the launcher ends this process, or (PMIx) the fence fails
+     * because a member is gone; it never succeeds. */
+    if (loom__pmi_fence(err, sizeof(err)) == 0) {
+        fprintf(stderr, "node process %d: the fence succeeded without node process 1\n", rank);
+        return 98;
+    }
+    fprintf(stderr, "node process %d: the fence failed after the abort: %s\n", rank, err);
+    return 97;
 }
 
 int main(int argc, char **argv)
@@ -140,6 +148,15 @@ int main(int argc, char **argv)
         printf("alone: no PMI launcher, and init says so\n");
         return 0;
     }
-    fprintf(stderr, "usage: pmi_boot job N [local] | abort N DIR | alone\n");
+    if (argc >= 2 && strcmp(argv[1], "pmix-alone") == 0) {
+        CHECK(loom__pmi_present() == 1);
+        int rank, size;
+        char err[256] = "";
+        CHECK(loom__pmi_init(&rank, &size, err, sizeof(err)) == -1);
+        CHECK(strstr(err, "PMIx init") != NULL && strstr(err, "unreachable") != NULL);
+        printf("pmix-alone: %s\n", err);
+        return 0;
+    }
+    fprintf(stderr, "usage: pmi_boot job N [local] | abort N DIR | alone | pmix-alone\n");
     return 2;
 }

@@ -3,7 +3,8 @@
  * PMI_PORT handshake), signals while the client waits (EINTR), a refusal (rc!=0: the error
  * carries the server's msg), values longer than the server's maxes, a server that closes;
  * PMI_PORT=host:port with PMI_ID on loopback; loom__pmi_abort from a second thread while the
- * first is blocked in a fence, and before any init. */
+ * first is blocked in a fence, and before any init. The PMI-1 server is the one used even when
+ * PMIx variables are set too (the nearest launcher wins, net/pmi.h). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -227,6 +228,9 @@ static void test_fd_session(void)
     struct server s;
     pthread_t th;
     start_fd_server(&s, &th, script, 1, 3);
+    /* an outer PMIx launcher's variables, inherited: PMI_FD is still the server */
+    setenv("PMIX_NAMESPACE", "outer", 1);
+    setenv("PMIX_RANK", "0", 1);
     CHECK(loom__pmi_present() == 1);
     int rank = -1, size = -1;
     char err[256] = "", value[64];
@@ -242,11 +246,11 @@ static void test_fd_session(void)
     expect_err(loom__pmi_put("k=1", "ab", err, sizeof(err)), err, "'='");
     expect_err(loom__pmi_put("k", "", err, sizeof(err)), err, "empty");
     CHECK(loom__pmi_fence(err, sizeof(err)) == 0);
-    CHECK(loom__pmi_get("addr-0", value, sizeof(value), err, sizeof(err)) == 0);
+    CHECK(loom__pmi_get(0, "addr-0", value, sizeof(value), err, sizeof(err)) == 0);
     CHECK(strcmp(value, "abcdef") == 0);
-    expect_err(loom__pmi_get("nokey", value, sizeof(value), err, sizeof(err)), err,
+    expect_err(loom__pmi_get(0, "nokey", value, sizeof(value), err, sizeof(err)), err,
                "key_nokey_not_found");
-    expect_err(loom__pmi_get("addr-0", value, 4, err, sizeof(err)), err, "buffer holds 3");
+    expect_err(loom__pmi_get(0, "addr-0", value, 4, err, sizeof(err)), err, "buffer holds 3");
     expect_err(loom__pmi_put("refused", "1", err, sizeof(err)), err, "duplicate_key");
     int lr = -1, ls = -1;
     CHECK(loom__pmi_local(&lr, &ls, err, sizeof(err)) == 0);
@@ -255,6 +259,8 @@ static void test_fd_session(void)
     CHECK(loom__pmi_finalize(err, sizeof(err)) == 0);
     expect_err(loom__pmi_fence(err, sizeof(err)), err, "not connected");
     CHECK(pthread_join(th, NULL) == 0);
+    unsetenv("PMIX_NAMESPACE");
+    unsetenv("PMIX_RANK");
 }
 
 /* The server closes while the client waits for a reply: the error names PMI, and the client

@@ -9,8 +9,10 @@
 # their options that mean nothing for one process on one node are accepted and ignored
 # (docs/wrappers.md lists them); any other option is refused.
 # With -ppn T the job is P = ceil(N/T) node processes of up to T rank threads each, started
-# by a PMI launcher (LOOM_LAUNCHER, else MPICH's mpiexec.hydra) on the hosts given, each with
-# LOOM_NP=T and LOOM_JOB_NP=N (docs/multinode.md); the job's exit status is the launcher's.
+# by a PMI launcher (LOOM_LAUNCHER; else srun inside a Slurm allocation; else MPICH's
+# mpiexec.hydra) on the hosts given, each with LOOM_NP=T and LOOM_JOB_NP=N
+# (docs/multinode.md); the job's exit status is the launcher's. A launcher named srun gets
+# srun's options, any other Hydra's.
 me=${0##*/}
 loom_version=@PROJECT_VERSION@
 # LOOM_PPN: -ppn's value when the command line gives none (a job's shape from its
@@ -25,7 +27,8 @@ usage: $me [-n N] [--bind-to POLICY] [--topology SPEC] [--] program [args...]
   -n, -np, --n, --np N     number of ranks (sets LOOM_NP; with -ppn, LOOM_JOB_NP)
   -ppn, --ppn, --ranks-per-node T
                            ranks per node process: start ceil(N/T) node processes through
-                           a PMI launcher (LOOM_LAUNCHER, else mpiexec.hydra), each with
+                           a PMI launcher (LOOM_LAUNCHER, else srun in a Slurm allocation,
+                           else mpiexec.hydra), each with
                            LOOM_NP=T and LOOM_JOB_NP=N (default: LOOM_PPN, if set)
   -hosts, --host, --hosts H,...   with -ppn, the hosts the launcher starts them on
   -f, --hostfile FILE      with -ppn, the launcher's host file
@@ -167,26 +170,49 @@ if [ -n "${LOOM_LAUNCHER:-}" ]; then
     first=${first:-$w}
   done
   command -v "$first" >/dev/null 2>&1 || die "-ppn: LOOM_LAUNCHER names '$first', which is not a command"
+elif [ -n "${SLURM_JOB_ID:-}" ] && srun=$(command -v srun 2>/dev/null); then
+  # Inside a Slurm allocation, Slurm's own launcher: it knows the allocation's nodes and
+  # serves PMIx (or PMI-2) to what it starts.
+  launcher=$(q "$srun") first=$srun
 elif hydra=$(command -v mpiexec.hydra 2>/dev/null); then
-  launcher=$(q "$hydra")
-elif [ -n "${SLURM_JOB_ID:-}" ] && command -v srun >/dev/null 2>&1; then
-  die "-ppn: no PMI launcher: loom does not start node processes with srun yet; MPICH's mpiexec.hydra (package mpich) runs inside a Slurm allocation, or set LOOM_LAUNCHER"
+  launcher=$(q "$hydra") first=$hydra
 else
-  die "-ppn: no PMI launcher: mpiexec.hydra (MPICH's Hydra, package mpich) is not in PATH and LOOM_LAUNCHER is not set"
+  die "-ppn: no PMI launcher: mpiexec.hydra (MPICH's Hydra, package mpich) is not in PATH, this is not a Slurm allocation and LOOM_LAUNCHER is not set"
 fi
 set +f
 LOOM_NP=$ppn LOOM_JOB_NP=$n_given
 export LOOM_NP LOOM_JOB_NP
-# Hydra passes its whole environment on by default; -genv says again what loomrun set, for
-# launchers that do not.
-words="-n $nodes"
-[ -z "$hosts" ] || words="$words -hosts $(q "$hosts")"
-[ -z "$hostfile" ] || words="$words -f $(q "$hostfile")"
-[ -z "$tag" ] || words="$words -l"
-words="$words -genv LOOM_NP $ppn -genv LOOM_JOB_NP $n_given"
-for name in $sent; do
-  eval "value=\${$name}"
-  words="$words -genv $name $(q "$value")"
-done
+case ${first##*/} in
+  srun)
+    # srun: one task per node process, each with T CPUs (its rank threads; -c is what
+    # confines a task under Slurm's CPU binding and cgroups); the PMI flavour from what this
+    # Slurm offers: PMIx, else its PMI-2 plugin, which also serves loom's PMI-1 client. A node
+    # process that dies ends the job (--kill-on-bad-exit). srun passes the whole environment.
+    # A flavour the user chose (--mpi= in LOOM_LAUNCHER, SLURM_MPI_TYPE) stands.
+    case " ${LOOM_LAUNCHER:-} " in *" --mpi="*) mpi=given ;; *) mpi=${SLURM_MPI_TYPE:+given} ;; esac
+    if [ -z "$mpi" ]; then
+      mpi=pmi2
+      "$first" --mpi=list 2>&1 | grep -q pmix && mpi=pmix
+    fi
+    words="-n $nodes -c $ppn --kill-on-bad-exit=1"
+    [ "$mpi" = given ] || words="--mpi=$mpi $words"
+    [ -z "$hosts" ] || words="$words -w $(q "$hosts")"
+    # Slurm reads a node list from a file when the name holds a '/'.
+    case $hostfile in '' ) ;; */*) words="$words -w $(q "$hostfile")" ;;
+      *) words="$words -w $(q "./$hostfile")" ;; esac
+    [ -z "$tag" ] || words="$words --label" ;;
+  *)
+    # Hydra passes its whole environment on by default; -genv says again what loomrun set,
+    # for launchers that do not.
+    words="-n $nodes"
+    [ -z "$hosts" ] || words="$words -hosts $(q "$hosts")"
+    [ -z "$hostfile" ] || words="$words -f $(q "$hostfile")"
+    [ -z "$tag" ] || words="$words -l"
+    words="$words -genv LOOM_NP $ppn -genv LOOM_JOB_NP $n_given"
+    for name in $sent; do
+      eval "value=\${$name}"
+      words="$words -genv $name $(q "$value")"
+    done ;;
+esac
 eval "set -- $launcher $words \"\$prog\" \"\$@\""
 exec "$@"

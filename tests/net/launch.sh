@@ -1,17 +1,22 @@
-#!/bin/sh
-# hydra.sh STEP — the PMI client under MPICH's Hydra (mpiexec.hydra), one step per ctest test:
+# launch.sh STEP — the PMI clients under real launchers (MPICH's Hydra for PMI-1, Open MPI's
+# mpirun for PMIx), one step per ctest test:
 #   boot    3 node processes on this host (PMI_FD): puts, fence, gets, all 3 local
 #   port    the same with Hydra's -pmi-port (PMI_PORT + PMI_ID, the client connects)
 #   hosts   3 node processes on two "hosts" (localhost, 127.0.0.1, both started here by
 #           Hydra's fork launcher): loom__pmi_local agrees with Hydra's MPI_LOCALRANKID
-#   alone   the program started without a launcher: no PMI, and init says so
+#   alone   the program started without a launcher: no PMI, and init says so; with
+#           PMIX_NAMESPACE and PMIX_RANK but no server, init names PMIx and says why
 #   abort   one of 3 calls loom__pmi_abort(3): Hydra ends the job with a nonzero status
-#           within the time limit (the two others wait in a fence that only the launcher
-#           can end), and those of them that wrote their pid are gone
-# Environment: NETT_HYDRA (mpiexec.hydra, empty when absent: SKIPPED), NETT_BOOT (pmi_boot),
+#           within the time limit (the two others wait in a fence that the abort ends: the
+#           launcher kills them, or under PMIx the fence fails), and those of them that wrote
+#           their pid are gone
+#   pmix-boot, pmix-abort   boot and abort with Open MPI's mpirun as the launcher: the PMIx
+#           client (PMIX_NAMESPACE, PMIX_RANK; no PMI_FD)
+# Environment: NETT_HYDRA (mpiexec.hydra, empty when absent: SKIPPED), NETT_OMPIRUN (Open
+# MPI's mpirun, empty when absent: the pmix steps are SKIPPED), NETT_BOOT (pmi_boot),
 # NETT_WORK (a folder for this step).
 set -eu
-step=${1:?usage: hydra.sh STEP}
+step=${1:?usage: launch.sh STEP}
 . "$(dirname "$0")/../support/script_lib.sh" # fail, skip, run
 boot=${NETT_BOOT:?}
 work=$NETT_WORK/$step
@@ -20,9 +25,18 @@ mkdir -p "$work"
 cd "$work"
 # Nothing from the caller says this process was started by a launcher.
 unset PMI_FD PMI_PORT PMI_ID PMI_RANK PMI_SIZE MPI_LOCALRANKID MPI_LOCALNRANKS 2>/dev/null || true
-if [ "$step" != alone ] && [ -z "${NETT_HYDRA:-}" ]; then
-  skip "mpiexec.hydra (MPICH's launcher, package mpich) was not found"
-fi
+unset PMIX_NAMESPACE PMIX_RANK 2>/dev/null || true
+case $step in
+pmix-*)
+  [ -n "${NETT_OMPIRUN:-}" ] || skip "Open MPI's mpirun (package openmpi-bin) was not found"
+  # as a user starts node processes with it: no binding (each holds several rank threads)
+  launch="$NETT_OMPIRUN --allow-run-as-root --oversubscribe --bind-to none"
+  step=${step#pmix-} ;;
+alone) launch= ;;
+*)
+  [ -n "${NETT_HYDRA:-}" ] || skip "mpiexec.hydra (MPICH's launcher, package mpich) was not found"
+  launch=$NETT_HYDRA ;;
+esac
 hydra=${NETT_HYDRA:-}
 
 # oks FILE N: N lines "node process r of N: ok", one for each r.
@@ -37,7 +51,7 @@ $(cat "$1")"
 
 case $step in
 boot)
-  run timeout 60 "$hydra" -n 3 "$boot" job 3 local >out.txt || fail "the job ended with status $?: $(cat out.txt)"
+  run timeout 60 $launch -n 3 "$boot" job 3 local >out.txt || fail "the job ended with status $?: $(cat out.txt)"
   oks out.txt 3 ;;
 port)
   run timeout 60 "$hydra" -pmi-port -n 3 "$boot" job 3 local >out.txt ||
@@ -53,10 +67,13 @@ hosts)
   grep -q "^node process 2 of 3: ok, local 1 of 2" out.txt || fail "process 2: $(cat out.txt)" ;;
 alone)
   run "$boot" alone >out.txt || fail "pmi_boot alone ended with status $?: $(cat out.txt)"
-  grep -q "^alone: no PMI launcher" out.txt || fail "pmi_boot alone printed: $(cat out.txt)" ;;
+  grep -q "^alone: no PMI launcher" out.txt || fail "pmi_boot alone printed: $(cat out.txt)"
+  PMIX_NAMESPACE=nowhere PMIX_RANK=0 run "$boot" pmix-alone >out.txt ||
+    fail "pmi_boot pmix-alone ended with status $?: $(cat out.txt)"
+  grep -q "^pmix-alone: PMIx init" out.txt || fail "pmi_boot pmix-alone printed: $(cat out.txt)" ;;
 abort)
   set +e
-  run timeout 60 "$hydra" -n 3 "$boot" abort 3 "$work" >out.txt 2>err.txt
+  run timeout 60 $launch -n 3 "$boot" abort 3 "$work" >out.txt 2>err.txt
   status=$?
   set -e
   [ "$status" != 124 ] && [ "$status" != 137 ] ||
@@ -74,7 +91,7 @@ abort)
       sleep 0.1
     done
   done
-  ! grep -q "fence ended without" err.txt || fail "a fence ended without process 1: $(cat err.txt)" ;;
+  ! grep -q "fence succeeded without" err.txt || fail "a fence succeeded without process 1: $(cat err.txt)" ;;
 *) fail "no step $step" ;;
 esac
-echo "hydra.sh $step: ok"
+echo "launch.sh $step: ok"
