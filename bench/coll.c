@@ -1,5 +1,5 @@
 /* bench/coll.c — latency of blocking collectives: Barrier, Bcast, Reduce, Allreduce,
- * Allgather, Alltoall, from 8 B to 4 MiB.
+ * Allgather, Alltoall, Gather, Scatter, from 8 B to 4 MiB.
  *
  * A plain MPI program: standard calls only, so the same source builds with loomcc,
  * mpicc.mpich and mpicc.openmpi (bench/run_coll.py runs all three, on 2 ranks and on 4 ranks
@@ -7,8 +7,8 @@
  * process.
  *
  * Sizes follow the OSU benchmarks' conventions: bytes = the whole buffer for Bcast, Reduce
- * and Allreduce (MPI_FLOAT, MPI_SUM, root 0), bytes contributed by each rank for Allgather,
- * bytes sent to each rank for Alltoall (MPI_CHAR); Barrier is reported at 0 bytes. Sizes are
+ * and Allreduce (MPI_FLOAT, MPI_SUM, root 0), bytes contributed by each rank for Allgather
+ * and Gather, bytes sent to each rank for Alltoall and Scatter (MPI_CHAR, root 0); Barrier is reported at 0 bytes. Sizes are
  * powers of 4 from 8 B to 2 MiB, then 4 MiB (12 sizes).
  *
  * Method: per size, 2 untimed warm-up calls, then an estimate of one call's time sets the
@@ -30,9 +30,9 @@
 #include "bench_util.h"
 #include "bench_mpi.h"
 
-enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, NCOLL };
-static const char *const coll_name[NCOLL] = {"barrier",   "bcast",     "reduce",
-                                             "allreduce", "allgather", "alltoall"};
+enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, NCOLL };
+static const char *const coll_name[NCOLL] = {"barrier",  "bcast",    "reduce", "allreduce",
+                                             "allgather", "alltoall", "gather", "scatter"};
 
 static void call(int c, char *sb, char *rb, long bytes)
 {
@@ -43,7 +43,9 @@ static void call(int c, char *sb, char *rb, long bytes)
     case REDUCE: MPI_Reduce(sb, rb, n / 4, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD); break;
     case ALLREDUCE: MPI_Allreduce(sb, rb, n / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); break;
     case ALLGATHER: MPI_Allgather(sb, n, MPI_CHAR, rb, n, MPI_CHAR, MPI_COMM_WORLD); break;
-    default: MPI_Alltoall(sb, n, MPI_CHAR, rb, n, MPI_CHAR, MPI_COMM_WORLD); break;
+    case ALLTOALL: MPI_Alltoall(sb, n, MPI_CHAR, rb, n, MPI_CHAR, MPI_COMM_WORLD); break;
+    case GATHER: MPI_Gather(sb, n, MPI_CHAR, rb, n, MPI_CHAR, 0, MPI_COMM_WORLD); break;
+    default: MPI_Scatter(sb, n, MPI_CHAR, rb, n, MPI_CHAR, 0, MPI_COMM_WORLD); break;
     }
 }
 
@@ -69,7 +71,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *why = bench_parse_sweep(argc, argv, coll_name, NCOLL,
                                         "--colls takes names among barrier,bcast,reduce,"
-                                        "allreduce,allgather,alltoall",
+                                        "allreduce,allgather,alltoall,gather,scatter",
                                         &o);
     if (why) {
         if (rank == 0)
@@ -77,8 +79,8 @@ int main(int argc, char **argv)
                             "[--colls barrier,bcast,...]\n", why);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    /* Allgather and Alltoall need size * max_bytes on the receive side (and Alltoall on the
-     * send side). */
+    /* Allgather, Alltoall and Gather need size * max_bytes on the receive side (Alltoall and
+     * Scatter on the send side). */
     size_t big = (size_t)o.max_bytes * (size_t)size;
     char *sb = malloc(big), *rb = malloc(big);
     double *t = malloc(sizeof(double) * (size_t)o.reps);

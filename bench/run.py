@@ -258,7 +258,8 @@ PROGRAMS = {
         'tests': {f'coll_{c}': {'better': 'lower',
                                 'title': f'MPI_{c.capitalize()} latency, 8 ranks',
                                 'ylabel': 'latency (µs)', 'logy': True, 'scale': 1.0}
-                  for c in ('bcast', 'reduce', 'allreduce', 'allgather', 'alltoall')},
+                  for c in ('bcast', 'reduce', 'allreduce', 'allgather', 'alltoall', 'gather',
+                            'scatter')},
         'goals': [], 'runtime_env': {'loom': {'FI_PROVIDER': 'tcp'}},
     },
     'nbc': {

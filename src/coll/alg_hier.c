@@ -1,8 +1,8 @@
 /* coll/alg_hier.c — collectives run level by level through the hardware tree (LOOM_COLL_HIER;
  * alg_hier.h for the tree, docs/hierarchy.md for the rule): what the 2018 paper's Section 7.2
  * does with its roots communicators, done inside loom for its own bcast, reduce, allreduce
- * and barrier (and allgather, on the network tree of a communicator that spans node
- * processes), blocking and nonblocking alike (this only builds the schedule).
+ * and barrier (and allgather, gather and scatter, on the network tree of a communicator that
+ * spans node processes), blocking and nonblocking alike (this only builds the schedule).
  *
  * At each internal node of the tree the node's participants (the leaders of its children)
  * run the flat algorithm that selection picks for that many ranks (LOOM_COLL_<NAME>_ALGO
@@ -24,6 +24,7 @@
 #include "coll/alg.h"
 #include "coll/alg_hier.h"
 #include "comm/comm.h"
+#include "net/net.h"
 
 typedef void (*builder_fn)(struct loom_sched *s, const struct loom_coll_args *a);
 
@@ -284,6 +285,144 @@ static void hier_allgather(struct loom_sched *s, const struct loom_htree *t, str
     bcast_down(s, p, below - 1, a->rbuf, (size_t)t->n * a->rcount, a->rtype);
 }
 
+/* gather / scatter: the node of t whose blocks the calling rank holds packed while the data
+ * passes it: the highest node it leads (its leaf when it leads nothing more), from its path
+ * p[0..m). Its blocks lie in memb order, first[T] at offset 0. */
+static int packed_node(const struct loom_htree *t, const struct part *p, int m, int me)
+{
+    if (m == 0)
+        return t->leaf[me];
+    const struct part *q = &p[m - 1];
+    return q->vme == q->vroot ? q->node : t->kids[t->kfirst[q->node] + q->vme];
+}
+
+/* gather: each rank's block goes up to the leader of each node it reaches, packed in memb
+ * order (a node's children hold consecutive runs of it), one message per child; the root
+ * unpacks the whole tree's blocks into place. Across node processes: one message per node
+ * process crosses the network, instead of one per rank. */
+static void hier_gather(struct loom_sched *s, const struct loom_htree *t, struct part *p,
+                        const struct loom_coll_args *a)
+{
+    int me = s->me, root = a->root, is_root = me == root;
+    size_t blk = is_root ? loom__dt_stream_size(a->rtype, a->rcount)
+                         : loom__dt_stream_size(a->stype, a->scount);
+    int m = path(s, t, root, p);
+    int top = packed_node(t, p, m, me);
+    char *tmp = NULL;
+    if (t->size[top] > 1) {
+        tmp = loom__sched_bytes(s, (size_t)t->size[top] * blk);
+        if (s->nomem)
+            return;
+    }
+    loom__sched_round(s, LOOM_ROUND_NONE, 0);
+    if (tmp && !is_root) /* own block into its place; the root's stays where it is */
+        loom__sched_copy(s, a->sbuf, a->scount, a->stype,
+                         tmp + (size_t)(t->pos[me] - t->first[top]) * blk, blk, MPI_BYTE);
+    for (int i = 0; i < m; i++) {
+        const struct part *q = &p[i];
+        const int *kids = t->kids + t->kfirst[q->node];
+        loom__sched_round(s, LOOM_ROUND_NONE, 0);
+        if (q->vme != q->vroot) { /* the last level: hand the subtree's blocks up */
+            if (tmp)
+                loom__sched_send(s, tmp, (size_t)t->size[top] * blk, MPI_BYTE,
+                                 q->ids[q->vroot]);
+            else
+                loom__sched_send(s, a->sbuf, a->scount, a->stype, q->ids[q->vroot]);
+            return;
+        }
+        for (int j = 0; j < q->k; j++) {
+            int c = kids[j];
+            if (j != q->vme)
+                loom__sched_recv(s, tmp + (size_t)(t->first[c] - t->first[top]) * blk,
+                                 (size_t)t->size[c] * blk, MPI_BYTE, q->ids[j]);
+        }
+    }
+    if (!is_root)
+        return;
+    loom__sched_round(s, LOOM_ROUND_NONE, 0);
+    for (int k = 0; k < t->n; k++) {
+        int r = t->memb[k];
+        void *dst = loom__elem(a->rbuf, (size_t)r * a->rcount, a->rtype);
+        if (r != root)
+            loom__sched_copy(s, tmp + (size_t)k * blk, blk, MPI_BYTE, dst, a->rcount, a->rtype);
+        else if (!a->in_place)
+            loom__sched_copy(s, a->sbuf, a->scount, a->stype, dst, a->rcount, a->rtype);
+    }
+}
+
+/* scatter: gather's mirror. The root packs every block in memb order; each leader, top down,
+ * sends each other child its run; a rank gets its own block last. */
+static void hier_scatter(struct loom_sched *s, const struct loom_htree *t, struct part *p,
+                         const struct loom_coll_args *a)
+{
+    int me = s->me, root = a->root, is_root = me == root;
+    size_t blk = is_root ? loom__dt_stream_size(a->stype, a->scount)
+                         : loom__dt_stream_size(a->rtype, a->rcount);
+    int m = path(s, t, root, p);
+    int top = packed_node(t, p, m, me);
+    char *tmp = NULL;
+    if (t->size[top] > 1) {
+        tmp = loom__sched_bytes(s, (size_t)t->size[top] * blk);
+        if (s->nomem)
+            return;
+    }
+    int i = m - 1;
+    loom__sched_round(s, LOOM_ROUND_NONE, 0);
+    if (is_root) {
+        for (int k = 0; k < t->n; k++) {
+            int r = t->memb[k];
+            if (r != root)
+                loom__sched_copy(s, loom__elem(a->sbuf, (size_t)r * a->scount, a->stype),
+                                 a->scount, a->stype, tmp + (size_t)k * blk, blk, MPI_BYTE);
+        }
+    } else if (i >= 0) { /* the level where the calling rank is not the leader: its run */
+        const struct part *q = &p[i--];
+        if (tmp)
+            loom__sched_recv(s, tmp, (size_t)t->size[top] * blk, MPI_BYTE, q->ids[q->vroot]);
+        else
+            loom__sched_recv(s, a->rbuf, a->rcount, a->rtype, q->ids[q->vroot]);
+    }
+    for (; i >= 0; i--) {
+        const struct part *q = &p[i];
+        const int *kids = t->kids + t->kfirst[q->node];
+        loom__sched_round(s, LOOM_ROUND_NONE, 0);
+        for (int j = 0; j < q->k; j++) {
+            int c = kids[j];
+            if (j != q->vme)
+                loom__sched_send(s, tmp + (size_t)(t->first[c] - t->first[top]) * blk,
+                                 (size_t)t->size[c] * blk, MPI_BYTE, q->ids[j]);
+        }
+    }
+    if (!tmp)
+        return;
+    loom__sched_round(s, LOOM_ROUND_NONE, 0);
+    if (!is_root)
+        loom__sched_copy(s, tmp + (size_t)(t->pos[me] - t->first[top]) * blk, blk, MPI_BYTE,
+                         a->rbuf, a->rcount, a->rtype);
+    else if (!a->in_place)
+        loom__sched_copy(s, loom__elem(a->sbuf, (size_t)me * a->scount, a->stype), a->scount,
+                         a->stype, a->rbuf, a->rcount, a->rtype);
+}
+
+/* gather / scatter across node processes: a node process's blocks travel as one message, which
+ * pays while that message stays eager (one network message, bound by latency: one instead of
+ * one per rank). Past the eager limit it is read at the network's bandwidth as the separate
+ * blocks would be, and only the leader's extra copies and its serializing are left. Every
+ * member answers alike: block sizes agree by the standard's rule on type signatures. */
+static int runs_stay_eager(enum loom_coll_kind kind, const struct loom_comm *c,
+                           const struct loom_coll_args *a, const struct loom_htree *t)
+{
+    int root_side = c->rank == a->root, gather = kind == LOOM_COLL_GATHER;
+    size_t blk = gather == root_side ? loom__dt_stream_size(a->rtype, a->rcount)
+                                     : loom__dt_stream_size(a->stype, a->scount);
+    int most = 0;
+    for (int j = 0; j < t->nkids[0]; j++) {
+        int k = t->size[t->kids[t->kfirst[0] + j]];
+        most = k > most ? k : most;
+    }
+    return blk * (size_t)most <= loom__net_eager_max();
+}
+
 /* The tree to build kind through for this call, or NULL (flat). */
 static const struct loom_htree *tree_for_call(enum loom_coll_kind kind, struct loom_comm *c,
                                               const struct loom_coll_args *a)
@@ -298,6 +437,8 @@ static const struct loom_htree *tree_for_call(enum loom_coll_kind kind, struct l
             return NULL;
         break;
     case LOOM_COLL_ALLGATHER: /* measured across node processes only (docs/multinode.md) */
+    case LOOM_COLL_GATHER:
+    case LOOM_COLL_SCATTER:
         if (!c->sh->spans_nodes)
             return NULL;
         break;
@@ -307,6 +448,9 @@ static const struct loom_htree *tree_for_call(enum loom_coll_kind kind, struct l
     const struct loom_htree *t = loom__hier_tree_for(c);
     if (t && a->op && !a->op->commutative && !t->contiguous)
         return NULL; /* rank order would not survive the grouping: stay flat */
+    if (t && (kind == LOOM_COLL_GATHER || kind == LOOM_COLL_SCATTER) &&
+        !runs_stay_eager(kind, c, a, t))
+        return NULL;
     return t;
 }
 
@@ -337,6 +481,12 @@ int loom__coll_hier_build(enum loom_coll_kind kind, struct loom_comm *c, struct 
         break;
     case LOOM_COLL_ALLGATHER:
         hier_allgather(s, t, p, a);
+        break;
+    case LOOM_COLL_GATHER:
+        hier_gather(s, t, p, a);
+        break;
+    case LOOM_COLL_SCATTER:
+        hier_scatter(s, t, p, a);
         break;
     default:
         hier_allreduce(s, t, p, a);

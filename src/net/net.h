@@ -55,6 +55,10 @@ void loom__net_standin_free(struct loom_request *standin);
 /* Poll the network once, if no other thread is: 1 if something moved. Any thread. */
 int loom__net_poll(void);
 
+/* The largest payload a message to another node process carries eagerly (larger ones are read
+ * by their receiver); 0 in a job of one node process. Fixed once the job has started. */
+size_t loom__net_eager_max(void);
+
 /* MPI_Finalize's wait, once every rank of this node process is in it: 1 when every other
  * node process's ranks are too. The first call says so to the other node processes. */
 int loom__net_finalize_met(void);

@@ -209,6 +209,11 @@ void loom__net_layers_init(void)
     }
 }
 
+size_t loom__net_eager_max(void)
+{
+    return loom__job.nnodes > 1 ? loom__net.eager_max : 0;
+}
+
 int loom__net_finalize_met(void)
 {
     struct loom_job *j = &loom__job;

@@ -1,6 +1,6 @@
 /* coll.c — collectives through the hardware hierarchy (LOOM_COLL_HIER, issue 6 "Using the
- * hierarchy"): bcast, reduce, allreduce and barrier (and allgather, node-aware across node
- * processes), blocking and nonblocking (Wait and Test),
+ * hierarchy"): bcast, reduce, allreduce and barrier (and allgather, gather and scatter,
+ * node-aware across node processes), blocking and nonblocking (Wait and Test),
  * every root, three sizes (one element, a few thousand, past the eager limit), with MPI_SUM
  * and with a non-commutative operation (affine maps composed in rank order), on
  * MPI_COMM_WORLD, on a communicator with the ranks reversed (groups no longer hold
@@ -129,6 +129,79 @@ static void check_allgather(MPI_Comm comm, const char *name)
     }
 }
 
+/* Gather and scatter (node-aware across node processes): every root, from a buffer and in
+ * place, three sizes; the root's blocks are strided (every other int: a vector type), so the
+ * packed runs that travel up and down the tree are unpacked into a derived layout. */
+static void check_gather_scatter(MPI_Comm comm, const char *name)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const int counts[] = {1, 3000, 20000}; /* 20000 ints: past LOOM_EAGER_MAX */
+    for (int ci = 0; ci < 3; ci++) {
+        int n = counts[ci];
+        MPI_Datatype strided, block; /* n ints, every other one; resized to 2n ints */
+        OK(MPI_Type_vector(n, 1, 2, MPI_INT, &strided));
+        OK(MPI_Type_create_resized(strided, 0, (MPI_Aint)(2 * n * sizeof(int)), &block));
+        OK(MPI_Type_commit(&block));
+        int *mine = malloc((size_t)n * sizeof *mine);
+        int *all = malloc((size_t)2 * n * (size_t)size * sizeof *all);
+        CHECK(mine && all);
+        for (int mode = 0; mode < MODE_COUNT_; mode++) {
+            for (int root = 0; root < size; root++) {
+                for (int ip = 0; ip < 2; ip++) {
+                    int in_place = ip && rank == root;
+                    /* gather: the root's gaps must stay untouched */
+                    for (long i = 0; i < 2L * n * size; i++)
+                        all[i] = -1;
+                    for (int i = 0; i < n; i++)
+                        mine[i] = ival(rank, i);
+                    if (in_place)
+                        for (int i = 0; i < n; i++)
+                            all[2L * n * rank + 2 * i] = ival(rank, i);
+                    COLL(mode, Gather, gather, in_place ? MPI_IN_PLACE : mine, n, MPI_INT, all,
+                         1, block, root, comm);
+                    for (int r = 0; rank == root && r < size; r++)
+                        for (int i = 0; i < n; i++) {
+                            long at = 2L * n * r + 2 * i;
+                            if (all[at] != ival(r, i) || all[at + 1] != -1) {
+                                fprintf(stderr, "%s gather%s (%s) n=%d root %d: rank %d's "
+                                        "element %d is %d (gap %d), expected %d\n", name,
+                                        ip ? " in place" : "", mode_name[mode], n, root, r, i,
+                                        all[at], all[at + 1], ival(r, i));
+                                fflush(NULL);
+                                _exit(99);
+                            }
+                        }
+                    /* scatter: rank r gets block r of the root's */
+                    for (long i = 0; i < 2L * n * size; i++)
+                        all[i] = rank == root ? ival((int)(i / (2L * n)), (i % (2L * n)) / 2)
+                                              : -1;
+                    for (int i = 0; i < n; i++)
+                        mine[i] = -1;
+                    COLL(mode, Scatter, scatter, all, 1, block,
+                         in_place ? MPI_IN_PLACE : mine, n, MPI_INT, root, comm);
+                    const int *got = in_place ? all + 2L * n * rank : mine;
+                    for (int i = 0; i < n; i++) {
+                        int v = in_place ? got[2 * i] : got[i];
+                        if (v != ival(rank, i)) {
+                            fprintf(stderr, "%s scatter%s (%s) n=%d root %d: rank %d's element "
+                                    "%d is %d, expected %d\n", name, ip ? " in place" : "",
+                                    mode_name[mode], n, root, rank, i, v, ival(rank, i));
+                            fflush(NULL);
+                            _exit(99);
+                        }
+                    }
+                }
+            }
+        }
+        free(mine);
+        free(all);
+        OK(MPI_Type_free(&block));
+        OK(MPI_Type_free(&strided));
+    }
+}
+
 static void check_comm(MPI_Comm comm, const char *name, MPI_Datatype at, MPI_Op op)
 {
     int rank, size;
@@ -226,6 +299,7 @@ static void check_comm(MPI_Comm comm, const char *name, MPI_Datatype at, MPI_Op 
         }
     }
     check_allgather(comm, name);
+    check_gather_scatter(comm, name);
     check_barrier(comm, name);
 }
 
