@@ -285,15 +285,36 @@ static void hier_allgather(struct loom_sched *s, const struct loom_htree *t, str
     bcast_down(s, p, below - 1, a->rbuf, (size_t)t->n * a->rcount, a->rtype);
 }
 
-/* gather / scatter: the node of t whose blocks the calling rank holds packed while the data
- * passes it: the highest node it leads (its leaf when it leads nothing more), from its path
- * p[0..m). Its blocks lie in memb order, first[T] at offset 0. */
-static int packed_node(const struct loom_htree *t, const struct part *p, int m, int me)
+/* gather / scatter: the bytes of one rank's block as the calling rank sees them (the root's
+ * receive side of a gather or send side of a scatter, else the other side: equal by the
+ * standard's rule on type signatures, so every member computes the same). */
+static size_t block_bytes(int gather, int is_root, const struct loom_coll_args *a)
 {
-    if (m == 0)
-        return t->leaf[me];
-    const struct part *q = &p[m - 1];
-    return q->vme == q->vroot ? q->node : t->kids[t->kfirst[q->node] + q->vme];
+    return gather == is_root ? loom__dt_stream_size(a->rtype, a->rcount)
+                             : loom__dt_stream_size(a->stype, a->scount);
+}
+
+/* gather / scatter: what the calling rank holds while the blocks pass it. */
+struct packed {
+    int m;      /* parts on its path (path()) */
+    int top;    /* the highest node it leads (its leaf when it leads nothing more) */
+    size_t blk; /* bytes of one block */
+    char *tmp;  /* top's blocks in memb order, first[top] at offset 0; NULL for a leaf */
+};
+
+/* Fill k for the calling rank; -1 when the schedule ran out of memory. */
+static int packed_start(struct loom_sched *s, const struct loom_htree *t, struct part *p,
+                        const struct loom_coll_args *a, int gather, struct packed *k)
+{
+    k->blk = block_bytes(gather, s->me == a->root, a);
+    k->m = path(s, t, a->root, p);
+    const struct part *q = k->m ? &p[k->m - 1] : NULL;
+    k->top = !q ? t->leaf[s->me]
+         : q->vme == q->vroot ? q->node : t->kids[t->kfirst[q->node] + q->vme];
+    k->tmp = NULL;
+    if (t->size[k->top] > 1)
+        k->tmp = loom__sched_bytes(s, (size_t)t->size[k->top] * k->blk);
+    return s->nomem ? -1 : 0;
 }
 
 /* gather: each rank's block goes up to the leader of each node it reaches, packed in memb
@@ -304,16 +325,12 @@ static void hier_gather(struct loom_sched *s, const struct loom_htree *t, struct
                         const struct loom_coll_args *a)
 {
     int me = s->me, root = a->root, is_root = me == root;
-    size_t blk = is_root ? loom__dt_stream_size(a->rtype, a->rcount)
-                         : loom__dt_stream_size(a->stype, a->scount);
-    int m = path(s, t, root, p);
-    int top = packed_node(t, p, m, me);
-    char *tmp = NULL;
-    if (t->size[top] > 1) {
-        tmp = loom__sched_bytes(s, (size_t)t->size[top] * blk);
-        if (s->nomem)
-            return;
-    }
+    struct packed pk;
+    if (packed_start(s, t, p, a, 1, &pk) != 0)
+        return;
+    int m = pk.m, top = pk.top;
+    size_t blk = pk.blk;
+    char *tmp = pk.tmp;
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
     if (tmp && !is_root) /* own block into its place; the root's stays where it is */
         loom__sched_copy(s, a->sbuf, a->scount, a->stype,
@@ -356,17 +373,13 @@ static void hier_scatter(struct loom_sched *s, const struct loom_htree *t, struc
                          const struct loom_coll_args *a)
 {
     int me = s->me, root = a->root, is_root = me == root;
-    size_t blk = is_root ? loom__dt_stream_size(a->stype, a->scount)
-                         : loom__dt_stream_size(a->rtype, a->rcount);
-    int m = path(s, t, root, p);
-    int top = packed_node(t, p, m, me);
-    char *tmp = NULL;
-    if (t->size[top] > 1) {
-        tmp = loom__sched_bytes(s, (size_t)t->size[top] * blk);
-        if (s->nomem)
-            return;
-    }
-    int i = m - 1;
+    struct packed pk;
+    if (packed_start(s, t, p, a, 0, &pk) != 0)
+        return;
+    int top = pk.top;
+    size_t blk = pk.blk;
+    char *tmp = pk.tmp;
+    int i = pk.m - 1;
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
     if (is_root) {
         for (int k = 0; k < t->n; k++) {
@@ -412,9 +425,7 @@ static void hier_scatter(struct loom_sched *s, const struct loom_htree *t, struc
 static int runs_stay_eager(enum loom_coll_kind kind, const struct loom_comm *c,
                            const struct loom_coll_args *a, const struct loom_htree *t)
 {
-    int root_side = c->rank == a->root, gather = kind == LOOM_COLL_GATHER;
-    size_t blk = gather == root_side ? loom__dt_stream_size(a->rtype, a->rcount)
-                                     : loom__dt_stream_size(a->stype, a->scount);
+    size_t blk = block_bytes(kind == LOOM_COLL_GATHER, c->rank == a->root, a);
     int most = 0;
     for (int j = 0; j < t->nkids[0]; j++) {
         int k = t->size[t->kids[t->kfirst[0] + j]];
