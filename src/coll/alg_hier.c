@@ -317,6 +317,31 @@ static int packed_start(struct loom_sched *s, const struct loom_htree *t, struct
     return s->nomem ? -1 : 0;
 }
 
+/* gather / scatter: where block k of top's packed blocks lies (k counted in memb). */
+static char *packed_at(const struct loom_htree *t, const struct packed *pk, int k)
+{
+    return pk->tmp + (size_t)(k - t->first[pk->top]) * pk->blk;
+}
+
+/* gather / scatter at a node q the calling rank leads: each other child's run of the packed
+ * blocks comes up from that child's leader (gather) or goes down to it (scatter). */
+static void child_runs(struct loom_sched *s, const struct loom_htree *t, const struct part *q,
+                       const struct packed *pk, int down)
+{
+    const int *kids = t->kids + t->kfirst[q->node];
+    for (int j = 0; j < q->k; j++) {
+        if (j == q->vme)
+            continue;
+        int c = kids[j];
+        char *run = packed_at(t, pk, t->first[c]);
+        size_t bytes = (size_t)t->size[c] * pk->blk;
+        if (down)
+            loom__sched_send(s, run, bytes, MPI_BYTE, q->ids[j]);
+        else
+            loom__sched_recv(s, run, bytes, MPI_BYTE, q->ids[j]);
+    }
+}
+
 /* gather: each rank's block goes up to the leader of each node it reaches, packed in memb
  * order (a node's children hold consecutive runs of it), one message per child; the root
  * unpacks the whole tree's blocks into place. Across node processes: one message per node
@@ -328,31 +353,22 @@ static void hier_gather(struct loom_sched *s, const struct loom_htree *t, struct
     struct packed pk;
     if (packed_start(s, t, p, a, 1, &pk) != 0)
         return;
-    int m = pk.m, top = pk.top;
-    size_t blk = pk.blk;
-    char *tmp = pk.tmp;
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
-    if (tmp && !is_root) /* own block into its place; the root's stays where it is */
-        loom__sched_copy(s, a->sbuf, a->scount, a->stype,
-                         tmp + (size_t)(t->pos[me] - t->first[top]) * blk, blk, MPI_BYTE);
-    for (int i = 0; i < m; i++) {
+    if (pk.tmp && !is_root) /* own block into its place; the root's stays where it is */
+        loom__sched_copy(s, a->sbuf, a->scount, a->stype, packed_at(t, &pk, t->pos[me]), pk.blk,
+                         MPI_BYTE);
+    for (int i = 0; i < pk.m; i++) {
         const struct part *q = &p[i];
-        const int *kids = t->kids + t->kfirst[q->node];
         loom__sched_round(s, LOOM_ROUND_NONE, 0);
         if (q->vme != q->vroot) { /* the last level: hand the subtree's blocks up */
-            if (tmp)
-                loom__sched_send(s, tmp, (size_t)t->size[top] * blk, MPI_BYTE,
+            if (pk.tmp)
+                loom__sched_send(s, pk.tmp, (size_t)t->size[pk.top] * pk.blk, MPI_BYTE,
                                  q->ids[q->vroot]);
             else
                 loom__sched_send(s, a->sbuf, a->scount, a->stype, q->ids[q->vroot]);
             return;
         }
-        for (int j = 0; j < q->k; j++) {
-            int c = kids[j];
-            if (j != q->vme)
-                loom__sched_recv(s, tmp + (size_t)(t->first[c] - t->first[top]) * blk,
-                                 (size_t)t->size[c] * blk, MPI_BYTE, q->ids[j]);
-        }
+        child_runs(s, t, q, &pk, 0);
     }
     if (!is_root)
         return;
@@ -361,7 +377,8 @@ static void hier_gather(struct loom_sched *s, const struct loom_htree *t, struct
         int r = t->memb[k];
         void *dst = loom__elem(a->rbuf, (size_t)r * a->rcount, a->rtype);
         if (r != root)
-            loom__sched_copy(s, tmp + (size_t)k * blk, blk, MPI_BYTE, dst, a->rcount, a->rtype);
+            loom__sched_copy(s, packed_at(t, &pk, k), pk.blk, MPI_BYTE, dst, a->rcount,
+                             a->rtype);
         else if (!a->in_place)
             loom__sched_copy(s, a->sbuf, a->scount, a->stype, dst, a->rcount, a->rtype);
     }
@@ -376,9 +393,6 @@ static void hier_scatter(struct loom_sched *s, const struct loom_htree *t, struc
     struct packed pk;
     if (packed_start(s, t, p, a, 0, &pk) != 0)
         return;
-    int top = pk.top;
-    size_t blk = pk.blk;
-    char *tmp = pk.tmp;
     int i = pk.m - 1;
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
     if (is_root) {
@@ -386,32 +400,26 @@ static void hier_scatter(struct loom_sched *s, const struct loom_htree *t, struc
             int r = t->memb[k];
             if (r != root)
                 loom__sched_copy(s, loom__elem(a->sbuf, (size_t)r * a->scount, a->stype),
-                                 a->scount, a->stype, tmp + (size_t)k * blk, blk, MPI_BYTE);
+                                 a->scount, a->stype, packed_at(t, &pk, k), pk.blk, MPI_BYTE);
         }
     } else if (i >= 0) { /* the level where the calling rank is not the leader: its run */
         const struct part *q = &p[i--];
-        if (tmp)
-            loom__sched_recv(s, tmp, (size_t)t->size[top] * blk, MPI_BYTE, q->ids[q->vroot]);
+        if (pk.tmp)
+            loom__sched_recv(s, pk.tmp, (size_t)t->size[pk.top] * pk.blk, MPI_BYTE,
+                             q->ids[q->vroot]);
         else
             loom__sched_recv(s, a->rbuf, a->rcount, a->rtype, q->ids[q->vroot]);
     }
     for (; i >= 0; i--) {
-        const struct part *q = &p[i];
-        const int *kids = t->kids + t->kfirst[q->node];
         loom__sched_round(s, LOOM_ROUND_NONE, 0);
-        for (int j = 0; j < q->k; j++) {
-            int c = kids[j];
-            if (j != q->vme)
-                loom__sched_send(s, tmp + (size_t)(t->first[c] - t->first[top]) * blk,
-                                 (size_t)t->size[c] * blk, MPI_BYTE, q->ids[j]);
-        }
+        child_runs(s, t, &p[i], &pk, 1);
     }
-    if (!tmp)
+    if (!pk.tmp)
         return;
     loom__sched_round(s, LOOM_ROUND_NONE, 0);
     if (!is_root)
-        loom__sched_copy(s, tmp + (size_t)(t->pos[me] - t->first[top]) * blk, blk, MPI_BYTE,
-                         a->rbuf, a->rcount, a->rtype);
+        loom__sched_copy(s, packed_at(t, &pk, t->pos[me]), pk.blk, MPI_BYTE, a->rbuf, a->rcount,
+                         a->rtype);
     else if (!a->in_place)
         loom__sched_copy(s, loom__elem(a->sbuf, (size_t)me * a->scount, a->stype), a->scount,
                          a->stype, a->rbuf, a->rcount, a->rtype);

@@ -19,19 +19,6 @@ static struct {
     _Atomic int rank; /* this node process's number, for abort's line */
 } front;
 
-long loom__pmi_env_num(const char *name)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (*end || errno || v < 0 || v > 1L << 30)
-        return -1;
-    return v;
-}
-
 static int pmix_present(void)
 {
     return getenv("PMIX_NAMESPACE") && getenv("PMIX_RANK");

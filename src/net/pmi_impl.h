@@ -12,7 +12,7 @@
 #include "net/pmi.h"
 
 struct loom_pmi_client {
-    int (*init)(int *rank, int *size, char *err, size_t errlen);
+    int (*init)(int *rank, int *size, char *err, size_t errlen); /* only when none is alive */
     int (*alive)(void); /* 1 while connected: after init, before finalize or a broken link */
     int (*local)(int *local_rank, int *local_size, char *err, size_t errlen);
     size_t (*key_max)(void);   /* without the NUL; after init */
@@ -31,9 +31,6 @@ extern const struct loom_pmi_client loom__pmi_pmix; /* net/pmi_pmix.c */
 
 /* 1 if the environment names a PMI-1 server (PMI_FD, or PMI_PORT with PMI_ID / PMI_RANK). */
 int loom__pmi_wire_present(void);
-
-/* A whole number from the environment, or -1 when unset or not a number in [0, 2^30]. */
-long loom__pmi_env_num(const char *name);
 
 /* Write a one-line reason into err[errlen] (nothing if err is NULL). */
 void loom__pmi_seterr(char *err, size_t errlen, const char *fmt, ...)

@@ -6,8 +6,9 @@
  * PMIx_Fence over the whole namespace collecting the data, so that every get after it is
  * answered locally; a get names the node process that put the key.
  *
- * libpmix is thread-safe and runs its own progress thread; `px` below is written by init
- * (main thread) before net/pmi.c publishes the client, and only read after. */
+ * libpmix is thread-safe and runs its own progress thread. `px` is written by init and
+ * finalize and read by the other calls, all on the one thread net/pmi.h allows at a time;
+ * init writes it before net/pmi.c publishes the client, and abort does not read it. */
 #include <pmix.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -78,10 +79,6 @@ static long long get_number(const pmix_proc_t *proc, const char *key, const char
 
 static int pmix_init(int *rank, int *size, char *err, size_t errlen)
 {
-    if (px.up) {
-        loom__pmi_seterr(err, errlen, "PMIx init: already initialized");
-        return -1;
-    }
     pmix_status_t rc = PMIx_Init(&px.me, NULL, 0);
     if (rc != PMIX_SUCCESS)
         return fail("init", "PMIx_Init (the launcher's PMIx server is unreachable)", rc, err,

@@ -224,6 +224,20 @@ static int req(char *err, size_t errlen, const char *fmt, ...)
     return 0;
 }
 
+/* A whole number from the environment, or -1 when unset or not a number in [0, 2^30]. */
+static long env_num(const char *name)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*end || errno || v < 0 || v > 1L << 30)
+        return -1;
+    return v;
+}
+
 int loom__pmi_wire_present(void)
 {
     if (getenv("PMI_FD"))
@@ -297,19 +311,16 @@ static int port_handshake(long id, int *rank, int *size, char *err, size_t errle
     return 0;
 }
 
+/* Called by net/pmi.c only when loom__pmi_wire_present() holds and no client is alive. */
 static int init_locked(int *rank, int *size, char *err, size_t errlen)
 {
-    if (pmi.fd >= 0) {
-        loom__pmi_seterr(err, errlen, "PMI init: already initialized");
-        return -1;
-    }
     pmi.in_len = 0;
     int r = -1, s = -1;
     const char *port = getenv("PMI_PORT");
     if (getenv("PMI_FD")) {
-        long fd = loom__pmi_env_num("PMI_FD");
-        r = (int)loom__pmi_env_num("PMI_RANK");
-        s = (int)loom__pmi_env_num("PMI_SIZE");
+        long fd = env_num("PMI_FD");
+        r = (int)env_num("PMI_RANK");
+        s = (int)env_num("PMI_SIZE");
         if (fd < 0 || r < 0 || s < 1) {
             loom__pmi_seterr(err, errlen,
                    "PMI init: PMI_FD, PMI_RANK and PMI_SIZE must be numbers (the launcher set "
@@ -319,8 +330,8 @@ static int init_locked(int *rank, int *size, char *err, size_t errlen)
             return -1;
         }
         pmi.fd = (int)fd;
-    } else if (port) {
-        long id = loom__pmi_env_num(getenv("PMI_ID") ? "PMI_ID" : "PMI_RANK");
+    } else { /* PMI_PORT, with PMI_ID or PMI_RANK (loom__pmi_wire_present) */
+        long id = env_num(getenv("PMI_ID") ? "PMI_ID" : "PMI_RANK");
         if (id < 0) {
             loom__pmi_seterr(err, errlen, "PMI init: PMI_PORT is set but PMI_ID is not a number");
             return -1;
@@ -336,10 +347,6 @@ static int init_locked(int *rank, int *size, char *err, size_t errlen)
                                 "the job's size");
             goto out_with_fd;
         }
-    } else {
-        loom__pmi_seterr(err, errlen, "PMI init: no PMI server: PMI_FD and PMI_PORT are unset (the "
-                            "process was not started by a PMI launcher)");
-        return -1;
     }
     if (r >= s) {
         loom__pmi_seterr(err, errlen, "PMI init: rank %d is not below the job's size %d", r, s);
@@ -501,7 +508,7 @@ static int wire_local(int *local_rank, int *local_size, char *err, size_t errlen
         rc = loom__pmi_parse_mapping(map, rank, size, local_rank, local_size, err, errlen);
         goto out;
     }
-    long lr = loom__pmi_env_num("MPI_LOCALRANKID"), ls = loom__pmi_env_num("MPI_LOCALNRANKS");
+    long lr = env_num("MPI_LOCALRANKID"), ls = env_num("MPI_LOCALNRANKS");
     if (lr >= 0 && ls >= 1 && lr < ls) {
         *local_rank = (int)lr;
         *local_size = (int)ls;
