@@ -1,7 +1,10 @@
 /* coll.c — collectives through the hardware hierarchy (LOOM_COLL_HIER, issue 6 "Using the
  * hierarchy"): bcast, reduce, allreduce and barrier (and allgather, gather and scatter,
  * node-aware across node processes), blocking and nonblocking (Wait and Test),
- * every root, three sizes (one element, a few thousand, past the eager limit), with MPI_SUM
+ * three sizes (one element, a few thousand, past the eager limit): every root for one
+ * element, roots 0, 1 and the last for the larger two (each call costs much under the
+ * sanitizers on oversubscribed cores, and the larger sizes take the same paths at every root
+ * of a kind: a leader, a rank that is not one, the last node process), with MPI_SUM
  * and with a non-commutative operation (affine maps composed in rank order), on
  * MPI_COMM_WORLD, on a communicator with the ranks reversed (groups no longer hold
  * consecutive ranks), on the even ranks and on the even then the odd ones. Every result is
@@ -42,6 +45,28 @@ static aff aff_of(int r, long i)
 static int ival(int r, long i)
 {
     return (r + 1) * 3 + (int)(i % 101);
+}
+
+/* The roots to try for a count of n elements: every root for one element, past it only 0 (a node process's or group's leader), 1 (not one, with two ranks a node process and
+ * more) and the last (in the last node process), each once. Returns how many it wrote. */
+
+static int roots_for(long n, int size, int roots[])
+{
+    if (n == 1) {
+        for (int r = 0; r < size; r++)
+            roots[r] = r;
+        return size;
+    }
+    int k = 0;
+    const int pick[] = {0, 1 % size, size - 1};
+    for (int i = 0; i < 3; i++) {
+        int seen = 0;
+        for (int j = 0; j < k; j++)
+            seen |= roots[j] == pick[i];
+        if (!seen)
+            roots[k++] = pick[i];
+    }
+    return k;
 }
 
 /* A barrier that lets nobody through early: every rank counts itself in before it, and
@@ -150,11 +175,9 @@ static void check_gather_scatter(MPI_Comm comm, const char *name)
         int *all = malloc((size_t)2 * n * (size_t)size * sizeof *all);
         CHECK(mine && all);
         for (int mode = 0; mode < MODE_COUNT_; mode++) {
-            const int roots[] = {0, 1 % size, size - 1};
-            for (int ri = 0; ri < 3; ri++) {
+            int roots[3], nroots = roots_for(2, size, roots); /* the 3 kinds */
+            for (int ri = 0; ri < nroots; ri++) {
                 int root = roots[ri];
-                if ((ri == 1 && root == 0) || (ri == 2 && (root == 0 || root == 1)))
-                    continue; /* each root once */
                 for (int ip = 0; ip < 2; ip++) {
                     int in_place = ip && rank == root;
                     /* gather: the root's gaps must stay untouched */
@@ -228,7 +251,11 @@ static void check_comm(MPI_Comm comm, const char *name, MPI_Datatype at, MPI_Op 
                     s += ival(r, i);
                 want[i] = s;
             }
-            for (int root = 0; root < size; root++) {
+            int *roots = malloc((size_t)size * sizeof *roots);
+            CHECK(roots);
+            int nroots = roots_for(n, size, roots);
+            for (int ri = 0; ri < nroots; ri++) {
+                int root = roots[ri];
                 /* bcast */
                 for (long i = 0; i < n; i++)
                     buf[i] = rank == root ? ival(root, i) : -1;
@@ -297,6 +324,7 @@ static void check_comm(MPI_Comm comm, const char *name, MPI_Datatype at, MPI_Op 
                     _exit(99);
                 }
             }
+            free(roots);
             free(buf);
             free(want);
             free(out);
