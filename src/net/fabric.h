@@ -37,6 +37,13 @@ struct loom_fabric_handlers {
     void (*on_error)(void *arg, void *ctx, int peer, const char *why);
 };
 
+/* Before the first libfabric call, while the process has one thread (net/fabric_preset.c):
+ * size ofi_rxm's bounce buffers to messages of msg_max bytes, unless the user sized them. */
+void loom__fabric_preset(size_t msg_max);
+/* ofi_rxm's bounce buffer in bytes, as it will read it (FI_OFI_RXM_BUFFER_SIZE or its
+ * default): a message up to this size crosses rxm in one piece. */
+size_t loom__fabric_rxm_buffer(void);
+
 /* Open the endpoint: fabric, domain, address vector, completion queue, endpoint, and
  * `nrecv` receive buffers of msg_max bytes each posted; `nslots` send slots of msg_max bytes.
  * msg_max is lowered to what the provider allows (loom__fabric_msg_max tells the result).

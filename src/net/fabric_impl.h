@@ -3,6 +3,7 @@
  *   fabric_msg.c   send slots, sends, receive buffers
  *   fabric_rma.c   exposed memory and reads (cut into pieces, queued when the provider is busy)
  *   fabric_poll.c  the completion queue: the callbacks, errors, what waits to be posted
+ *   fabric_preset.c  ofi_rxm's buffer sizes, set before libfabric starts (no state)
  *
  * Lock order (a lock is only taken after the ones above it; none is held across a callback):
  *   rma_lock  >  ep_lock  (fi_read is posted under rma_lock)
