@@ -91,7 +91,7 @@ static void open_ep(struct ep *e)
     struct loom_fabric_handlers h = {e, on_recv, on_read_done, on_error};
     pthread_mutex_init(&e->poll_lock, NULL);
     atomic_init(&e->got, 0);
-    if (loom__fabric_open(256, NRECV, NSLOTS, &h, &e->f, err, sizeof err))
+    if (loom__fabric_open(256, NRECV, NSLOTS, 0, &h, &e->f, err, sizeof err))
         die("open", err);
 }
 

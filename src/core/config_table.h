@@ -141,6 +141,11 @@
       "read by loomrun -ppn: the PMI launcher that starts the node processes (words split at "    \
       "spaces; one named srun takes srun's options, any other Hydra's); empty = srun in a Slurm " \
       "allocation, else mpiexec.hydra from PATH")                                                 \
+    X(NET_WAIT, ENUM, START, core, "auto", "auto|block|poll", NULL,                               \
+      "multi-node: how the last waiting thread of a node process waits for the network: block = "  \
+      "on the endpoint's descriptor (no core burnt; the provider signals every completion, "       \
+      "~0.7 us a message over tcp); poll = short sleeps between polls; auto = block when the "     \
+      "host's node processes have more ranks than it has cores, else poll")                        \
     X(COPY_SHARE, BOOL, START, p2p, "1", "", NULL,                                                 \
       "a waiting sender (or any idle thread) copies chunks of a large message beside its "        \
       "waiting receiver, so two cores move it; 0: the receiver copies alone while it waits "     \

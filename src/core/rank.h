@@ -107,6 +107,10 @@ struct loom_job {
 
 extern struct loom_job loom__job;
 
+/* 1 if nlocal ranks in each of node_share node processes of this host outnumber the cores this
+ * process may run on (what loom__job.oversubscribed records once the job is laid out). */
+int loom__job_oversubscribed(int nlocal, int node_share);
+
 /* 1 if world rank w runs in this node process. */
 static inline int loom__rank_is_local(int w)
 {

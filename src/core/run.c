@@ -92,6 +92,13 @@ static void free_job(void)
 }
 
 /* Config, topology and placement; 0 or -1 with the reason already printed. */
+int loom__job_oversubscribed(int nlocal, int node_share)
+{
+    cpu_set_t allowed;
+    return sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
+           (long)nlocal * node_share > CPU_COUNT(&allowed);
+}
+
 static int setup(int argc, char **argv)
 {
     struct loom_job *j = &loom__job;
@@ -113,9 +120,7 @@ static int setup(int argc, char **argv)
      * the rank it waits for needs, and a futex sleep costs a wake-up of tens of microseconds,
      * so (unless set) wait with few polls and many yields. Measured with bench/coll.c on 4
      * ranks and 2 cores: 2.5-3x faster small collectives (docs/collectives.md). */
-    cpu_set_t allowed;
-    j->oversubscribed = sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
-                        j->nlocal * j->node_share > CPU_COUNT(&allowed);
+    j->oversubscribed = loom__job_oversubscribed(j->nlocal, j->node_share);
     if (j->oversubscribed) {
         if (!loom__config_is_set(LOOM_CFG_SPIN))
             loom__wait_spin = 16;

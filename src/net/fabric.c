@@ -144,12 +144,15 @@ static int objects(struct loom_fabric *f, const char **what)
     /* Room for every receive buffer and every slot and then some reads: the queue never
      * overflows while net/ polls. */
     struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_DATA,
-                                 .wait_obj = FI_WAIT_FD,
+                                 .wait_obj = f->blockable ? FI_WAIT_FD : FI_WAIT_NONE,
                                  .size = (size_t)(f->nrecv + f->nslots) + 1024};
-    /* A queue with a file descriptor to block on (fabric_wait.c); a provider without one
-     * gets a plain queue, and its waiters keep the bounded sleeps of net/. */
+    /* A queue with a file descriptor to block on (fabric_wait.c) when asked for; a provider
+     * without one gets a plain queue, and its waiters keep the bounded sleeps of net/. */
     *what = "fi_cq_open";
-    if (fi_cq_open(f->domain, &cq_attr, &f->cq, NULL) != 0) {
+    if (!f->blockable) {
+        if ((rc = fi_cq_open(f->domain, &cq_attr, &f->cq, NULL)))
+            return rc;
+    } else if (fi_cq_open(f->domain, &cq_attr, &f->cq, NULL) != 0) {
         cq_attr.wait_obj = FI_WAIT_NONE;
         if ((rc = fi_cq_open(f->domain, &cq_attr, &f->cq, NULL)))
             return rc;
@@ -169,7 +172,7 @@ static int objects(struct loom_fabric *f, const char **what)
     return fi_enable(f->ep);
 }
 
-int loom__fabric_open_with(size_t msg_max, int nrecv, int nslots,
+int loom__fabric_open_with(size_t msg_max, int nrecv, int nslots, int blockable,
                            const struct loom_fabric_handlers *h, int threading, uint64_t mr_extra,
                            struct loom_fabric **out, char *err, size_t errlen)
 {
@@ -211,6 +214,7 @@ int loom__fabric_open_with(size_t msg_max, int nrecv, int nslots,
     f->piece_max = limit < LOOM_FABRIC_PIECE_CAP ? limit : LOOM_FABRIC_PIECE_CAP;
     f->nrecv = nrecv;
     f->nslots = nslots;
+    f->blockable = blockable;
 
     const char *what = "";
     int rc = objects(f, &what);
@@ -261,10 +265,12 @@ int loom__fabric_open_with(size_t msg_max, int nrecv, int nslots,
     return 0;
 }
 
-int loom__fabric_open(size_t msg_max, int nrecv, int nslots, const struct loom_fabric_handlers *h,
-                      struct loom_fabric **out, char *err, size_t errlen)
+int loom__fabric_open(size_t msg_max, int nrecv, int nslots, int blockable,
+                      const struct loom_fabric_handlers *h, struct loom_fabric **out, char *err,
+                      size_t errlen)
 {
-    return loom__fabric_open_with(msg_max, nrecv, nslots, h, FI_THREAD_SAFE, 0, out, err, errlen);
+    return loom__fabric_open_with(msg_max, nrecv, nslots, blockable, h, FI_THREAD_SAFE, 0, out,
+                                  err, errlen);
 }
 
 static void close_fid(struct fid *fid)

@@ -47,10 +47,14 @@ size_t loom__fabric_rxm_buffer(void);
 /* Open the endpoint: fabric, domain, address vector, completion queue, endpoint, and
  * `nrecv` receive buffers of msg_max bytes each posted; `nslots` send slots of msg_max bytes.
  * msg_max is lowered to what the provider allows (loom__fabric_msg_max tells the result).
+ * blockable: give the queue a descriptor to block on (loom__fabric_wait) where the provider
+ * has one; it costs a signal per completion (over tcp;ofi_rxm a socket write and read, about
+ * 0.7 µs of a message's latency), so a caller that never blocks asks for none (0).
  * 0, or -1 with a one-line reason naming the provider (unknown FI_PROVIDER, no provider with
  * the capabilities, ...). */
-int loom__fabric_open(size_t msg_max, int nrecv, int nslots, const struct loom_fabric_handlers *h,
-                      struct loom_fabric **out, char *err, size_t errlen);
+int loom__fabric_open(size_t msg_max, int nrecv, int nslots, int blockable,
+                      const struct loom_fabric_handlers *h, struct loom_fabric **out, char *err,
+                      size_t errlen);
 void loom__fabric_close(struct loom_fabric *f);
 
 /* The provider's name ("tcp;ofi_rxm", ...) and the largest message. */
@@ -101,7 +105,8 @@ int loom__fabric_inflight(const struct loom_fabric *f);
 /* Block until the completion queue has something, other_fd (-1: none) is readable, or ns
  * nanoseconds pass (0: no bound); 1 when other_fd was found readable (the caller drains it),
  * else 0 when it blocked or found something to read at once (the caller polls either way),
- * -1 when the queue has no descriptor (the provider offers none).
+ * -1 when the queue has no descriptor (the provider offers none, or it was opened not
+ * blockable).
  * Any thread, outside loom__fabric_poll. */
 int loom__fabric_wait(struct loom_fabric *f, int other_fd, long ns);
 

@@ -82,6 +82,7 @@ struct loom_fabric {
     struct fid_ep *ep;
     char provider[64];
     size_t msg_max;    /* bytes per slot and per receive buffer; constant after open */
+    int blockable;     /* the queue was asked for a descriptor (loom__fabric_open) */
     size_t stride;     /* distance between two slots or two receive buffers (msg_max rounded) */
     size_t piece_max;  /* the most one fi_read moves */
     uint64_t mr_mode;  /* the FI_MR_* bits the provider asks for */
@@ -168,7 +169,7 @@ void loom__fabric_reads_free(struct loom_fabric *f);
  * loom__fabric_open) and FI_MR_* bits to handle as if the provider had asked for them (0 in
  * loom__fabric_open). Tests use FI_THREAD_DOMAIN to run the serialized path, and FI_MR_LOCAL to
  * run the registration of local buffers, on providers that need neither. */
-int loom__fabric_open_with(size_t msg_max, int nrecv, int nslots,
+int loom__fabric_open_with(size_t msg_max, int nrecv, int nslots, int blockable,
                            const struct loom_fabric_handlers *h, int threading, uint64_t mr_extra,
                            struct loom_fabric **out, char *err, size_t errlen);
 #endif

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/atomic.h"
+#include "core/config.h"
 #include "core/event.h"
 #include "core/rank.h"
 #include "net/net.h"
@@ -135,10 +136,16 @@ int loom__net_bootstrap(int local_np, int job_np, char *err, size_t errlen)
         loom__store_release(&loom__net.pmi_up, 0);
         return layout_alone(mine, err, errlen);
     }
+    /* LOOM_NET_WAIT: a queue to block on costs a signal per completion; it pays where waiting
+     * threads share cores with the ranks that work (auto: the host is oversubscribed). */
+    enum { WAIT_AUTO, WAIT_BLOCK, WAIT_POLL }; /* the row's words, in order */
+    int mode = (int)loom__config_int(LOOM_CFG_NET_WAIT);
+    int blockable = mode == WAIT_BLOCK ||
+                    (mode == WAIT_AUTO && loom__job_oversubscribed(mine, local_size));
     struct loom_fabric_handlers h = {.on_recv = loom__net_on_recv,
                                      .on_read_done = loom__net_on_read_done,
                                      .on_error = on_error};
-    if (loom__fabric_open(LOOM_NET_MSG_MAX, LOOM_NET_NRECV, LOOM_NET_NSLOTS, &h,
+    if (loom__fabric_open(LOOM_NET_MSG_MAX, LOOM_NET_NRECV, LOOM_NET_NSLOTS, blockable, &h,
                           &loom__net.fab, err, errlen) != 0)
         return -1;
     /* Over ofi_rxm, an eager message also fits rxm's buffer (the user may have sized it

@@ -18,13 +18,13 @@ int main(void)
     struct loom_fabric_handlers h = {NULL, on_recv, on_read_done, on_error};
     struct loom_fabric *f = (struct loom_fabric *)&h; /* must come back NULL */
     char err[256] = "";
-    CHECK_INT(loom__fabric_open(4096, 4, 4, &h, &f, err, sizeof err), -1);
+    CHECK_INT(loom__fabric_open(4096, 4, 4, 0, &h, &f, err, sizeof err), -1);
     CHECK(f == NULL);
     printf("%s\n", err);
     CHECK(strstr(err, want) != NULL);
     CHECK(strchr(err, '\n') == NULL);
     /* Bad arguments are refused before libfabric is asked. */
-    CHECK_INT(loom__fabric_open(0, 4, 4, &h, &f, err, sizeof err), -1);
+    CHECK_INT(loom__fabric_open(0, 4, 4, 0, &h, &f, err, sizeof err), -1);
     CHECK(strstr(err, "loom__fabric_open") != NULL);
     return 0;
 }

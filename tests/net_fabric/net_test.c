@@ -223,7 +223,7 @@ static int child(int rank, int P, int up, int down, size_t msg_max, int nrecv, i
     t.down = down;
     struct loom_fabric_handlers h = {&t, on_recv, on_read_done, on_error};
     char err[256];
-    if (loom__fabric_open_with(msg_max, nrecv, nslots, &h, threading, nt_mr_extra, &t.f, err,
+    if (loom__fabric_open_with(msg_max, nrecv, nslots, 1, &h, threading, nt_mr_extra, &t.f, err,
                                sizeof err)) {
         fprintf(stderr, "process %d: %s\n", rank, err);
         return 1;
