@@ -91,7 +91,6 @@ static void free_job(void)
     loom__net_job_fini(); /* the last: the other node processes' ranks may still need ours */
 }
 
-/* Config, topology and placement; 0 or -1 with the reason already printed. */
 int loom__job_oversubscribed(int nlocal, int node_share)
 {
     cpu_set_t allowed;
@@ -99,6 +98,7 @@ int loom__job_oversubscribed(int nlocal, int node_share)
            (long)nlocal * node_share > CPU_COUNT(&allowed);
 }
 
+/* Config, topology and placement; 0 or -1 with the reason already printed. */
 static int setup(int argc, char **argv)
 {
     struct loom_job *j = &loom__job;

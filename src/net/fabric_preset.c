@@ -25,8 +25,8 @@
  * per connection. */
 #define RXM_DEFAULT_BUFFER ((size_t)16384)
 #define RXM_DEFAULT_RX_COUNT ((size_t)128)
-/* Fewer buffers posted per connection than this would stall a sender that streams messages
- * before the receiver has handed the first back. */
+/* However large the buffers, a connection keeps a few posted, so that a short burst of
+ * messages does not wait for the receiver to repost one. */
 #define RXM_MIN_RX_COUNT ((size_t)8)
 
 static int set_default(const char *name, size_t value)
