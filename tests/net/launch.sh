@@ -17,6 +17,7 @@
 # NETT_WORK (a folder for this step).
 set -eu
 step=${1:?usage: launch.sh STEP}
+ompi=0 # 1: Open MPI's mpirun launches
 . "$(dirname "$0")/../support/script_lib.sh" # fail, skip, run
 boot=${NETT_BOOT:?}
 work=$NETT_WORK/$step
@@ -31,6 +32,7 @@ pmix-*)
   [ -n "${NETT_OMPIRUN:-}" ] || skip "Open MPI's mpirun (package openmpi-bin) was not found"
   # as a user starts node processes with it: no binding (each holds several rank threads)
   launch="$NETT_OMPIRUN --allow-run-as-root --oversubscribe --bind-to none"
+  ompi=1
   step=${step#pmix-} ;;
 alone) launch= ;;
 *)
@@ -73,11 +75,19 @@ alone)
   grep -q "^pmix-alone: PMIx init" out.txt || fail "pmi_boot pmix-alone printed: $(cat out.txt)" ;;
 abort)
   set +e
-  run timeout 60 $launch -n 3 "$boot" abort 3 "$work" >out.txt 2>err.txt
+  run timeout -k 5 60 $launch -n 3 "$boot" abort 3 "$work" >out.txt 2>err.txt
   status=$?
   set -e
-  [ "$status" != 124 ] && [ "$status" != 137 ] ||
-    fail "the job did not end within 60 s after the abort: $(cat out.txt err.txt)"
+  # All three started (each writes its pid first): a launch that failed is not an abort.
+  [ -f pid.0 ] && [ -f pid.2 ] || fail "the node processes did not all start: $(cat out.txt err.txt)"
+  if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+    # Open MPI's mpirun (4.1) sometimes crashes, and sometimes hangs, in its own PMIx server's
+    # finalize after a client's PMIx_Abort (seen here: a segfault in PMIx_server_finalize):
+    # the launcher's fault, once loom's abort line is out. Hydra has no such excuse.
+    [ "$ompi" = 1 ] && grep -q "aborted by node process 1" err.txt ||
+      fail "the job did not end within 60 s after the abort: $(cat out.txt err.txt)"
+    echo "launch.sh: mpirun did not end by itself after the abort (its own finalize); killed"
+  fi
   [ "$status" != 0 ] || fail "the job ended with status 0 after an abort"
   # The message of process 1 ("loom: the job is aborted by node process 1 ...") usually
   # reaches stderr, but Hydra may end the job before it forwards it: not checked.

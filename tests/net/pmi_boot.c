@@ -5,9 +5,10 @@
  *                            other's; loom__pmi_local agrees with Hydra's MPI_LOCALRANKID /
  *                            MPI_LOCALNRANKS and, with `local`, says all N share this host;
  *                            a missing key is an error naming it; finalize. Prints one line.
- *   pmi_boot abort N DIR     process 1 aborts the job with exit code 3; the others write
- *                            DIR/pid.<rank> and wait in a fence that only the abort ends
- *                            (the launcher kills them, or the fence fails).
+ *   pmi_boot abort N DIR     the others write DIR/pid.<rank> and wait in a fence that only
+ *                            the abort ends (the launcher kills them, or the fence fails);
+ *                            process 1, once their pids are there, aborts the job with
+ *                            exit code 3.
  *   pmi_boot alone           started without a launcher: loom__pmi_present() is 0 and init
  *                            says why it cannot start.
  *   pmi_boot pmix-alone      PMIX_NAMESPACE and PMIX_RANK set but no PMIx server: present
@@ -15,6 +16,7 @@
  *                            unreachable. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "net/pmi.h"
@@ -115,14 +117,25 @@ static int aborting(int n, const char *dir)
     char err[512] = "";
     OK(loom__pmi_init(&rank, &size, err, sizeof(err)));
     CHECK_INT(size, n);
-    if (rank == 1)
-        loom__pmi_abort(3, "node process 1 gives up");
     char path[4096];
+    if (rank == 1) {
+        /* once every other process has written its pid (so the test knows they all ran and
+         * can check they are gone), or after 30 s */
+        for (int r = 0, tries = 0; r < n && tries < 3000; r += r == 0 ? 2 : 1) {
+            snprintf(path, sizeof(path), "%s/pid.%d", dir, r);
+            while (access(path, F_OK) != 0 && tries++ < 3000)
+                usleep(10000);
+        }
+        loom__pmi_abort(3, "node process 1 gives up");
+    }
     snprintf(path, sizeof(path), "%s/pid.%d", dir, rank);
-    FILE *f = fopen(path, "w");
+    char tmp[4104];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
     CHECK(f != NULL);
     fprintf(f, "%ld\n", (long)getpid());
     CHECK(fclose(f) == 0);
+    CHECK(rename(tmp, path) == 0); /* whole, once it appears */
     /* Process 1 never comes: the launcher ends this process, or (PMIx) the fence fails
      * because a member is gone; it never succeeds. */
     if (loom__pmi_fence(err, sizeof(err)) == 0) {
