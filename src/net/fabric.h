@@ -109,6 +109,8 @@ int loom__fabric_inflight(const struct loom_fabric *f);
  * blockable).
  * Any thread, outside loom__fabric_poll. */
 int loom__fabric_wait(struct loom_fabric *f, int other_fd, long ns);
+/* 1 if the queue has a descriptor loom__fabric_wait can block on. */
+int loom__fabric_can_block(const struct loom_fabric *f);
 
 /* Read the completion queue once: run the callbacks of what completed and repost receive
  * buffers. Returns the number of completions handled (0 if none), -1 if the queue itself

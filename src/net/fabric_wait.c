@@ -10,6 +10,11 @@
 #include <rdma/fi_errno.h>
 #include <time.h>
 
+int loom__fabric_can_block(const struct loom_fabric *f)
+{
+    return f->wait_fd >= 0;
+}
+
 int loom__fabric_wait(struct loom_fabric *f, int other_fd, long ns)
 {
     if (f->wait_fd < 0)

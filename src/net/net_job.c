@@ -219,7 +219,10 @@ void loom__net_layers_init(void)
      * message then waits tens of microseconds, not a millisecond, for somebody to see it */
     loom__wait_sleep_last_ns = 20000;
     loom__wait_sleep_quorum = loom__job.nlocal;
-    /* ...or, better, blocks until one comes (where the provider has a descriptor) */
+    /* ...or, better, blocks until one comes (where the queue has a descriptor: without one,
+     * no blocker to claim and no eventfd write per notify) */
+    if (!loom__fabric_can_block(loom__net.fab))
+        return;
     loom__net.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (loom__net.wake_fd >= 0) {
         loom__wait_unblock = net_unblock;
