@@ -8,7 +8,13 @@
  * endpoint with one message once all of that endpoint's messages are in: T busy threads in the
  * sending process and 1 in the receiving one either way. Prints messages/s
  * from the first send to the last answer. Not part of ctest; run with FI_PROVIDER=tcp.
- * Usage: bench_net_endpoints [messages per thread] [rounds]. */
+ * Usage: bench_net_endpoints [messages per thread] [rounds].
+ *
+ * bench_net_endpoints pingpong [payload bytes ...]: the floor under loom's network latency.
+ * Two processes, one endpoint each opened as loom opens its own (rxm's buffers preset, no
+ * descriptor), bounced messages of loom's header plus each payload (default 8, 1024, 4096,
+ * 16384, 32768); prints the median half round trip of 20000 exchanges. What loom's
+ * MPI_Send/MPI_Recv ping-pong takes above it is loom's own path. */
 #include "net/fabric.h"
 
 #include <pthread.h>
@@ -69,7 +75,7 @@ static void poll_if_free(struct ep *e)
     pthread_mutex_unlock(&e->poll_lock);
 }
 
-static void send_one(struct ep *e, int peer)
+static void send_len(struct ep *e, int peer, size_t len)
 {
     char err[256];
     void *slot;
@@ -77,21 +83,26 @@ static void send_one(struct ep *e, int peer)
         poll_if_free(e);
         sched_yield();
     }
-    memset(slot, 0x11, MSG);
+    memset(slot, 0x11, len);
     int rc;
-    while ((rc = loom__fabric_send(e->f, peer, slot, MSG, err, sizeof err)) == 1)
+    while ((rc = loom__fabric_send(e->f, peer, slot, len, err, sizeof err)) == 1)
         poll_if_free(e);
     if (rc)
         die("send", err);
 }
 
-static void open_ep(struct ep *e)
+static void send_one(struct ep *e, int peer)
+{
+    send_len(e, peer, MSG);
+}
+
+static void open_ep(struct ep *e, size_t msg_max)
 {
     char err[256];
-    struct loom_fabric_handlers h = {e, on_recv, on_read_done, on_error};
+    struct loom_fabric_handlers h = {e, on_recv, on_read_done, on_error, NULL};
     pthread_mutex_init(&e->poll_lock, NULL);
     atomic_init(&e->got, 0);
-    if (loom__fabric_open(256, NRECV, NSLOTS, 0, &h, &e->f, err, sizeof err))
+    if (loom__fabric_open(msg_max, NRECV, NSLOTS, 0, &h, &e->f, err, sizeof err))
         die("open", err);
 }
 
@@ -161,7 +172,7 @@ static double run(int threads, int nep)
     if (pid == 0) {
         struct ep eps[MAXE];
         for (int i = 0; i < nep; i++)
-            open_ep(&eps[i]);
+            open_ep(&eps[i], 256);
         swap_names(eps, nep, to_parent[1], to_child[0], 1);
         receive(eps, nep, per_thread * threads / nep);
         for (int i = 0; i < nep; i++)
@@ -172,7 +183,7 @@ static double run(int threads, int nep)
     struct job jobs[MAXE];
     pthread_t th[MAXE];
     for (int i = 0; i < nep; i++)
-        open_ep(&eps[i]);
+        open_ep(&eps[i], 256);
     swap_names(eps, nep, to_child[1], to_parent[0], 0);
     double t0 = now();
     for (int i = 0; i < threads; i++) {
@@ -195,8 +206,91 @@ static double run(int threads, int nep)
     return (double)(per_thread * threads) / dt;
 }
 
+/* The ping-pong: loom's header size and message size (net/net_impl.h, net/net_job.c). */
+#define LOOM_HDR 72
+#define LOOM_MSG_MAX (32768 + LOOM_HDR)
+#define PP_WARM 1000
+#define PP_ITERS 20000
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void bind_to(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    sched_setaffinity(0, sizeof set, &set); /* best effort: one core is enough to run */
+}
+
+/* me 0 pings, me 1 answers; returns the median half round trip (me 0) in microseconds. */
+static double bounce(struct ep *e, int me, size_t len)
+{
+    static double rtt[PP_ITERS];
+    long base = atomic_load_explicit(&e->got, memory_order_relaxed);
+    double prev = 0;
+    for (long i = 0; i < PP_WARM + PP_ITERS; i++) {
+        double t = now();
+        if (i >= PP_WARM)
+            rtt[i - PP_WARM] = t - prev;
+        prev = t;
+        if (me == 0)
+            send_len(e, 1, len);
+        while (atomic_load_explicit(&e->got, memory_order_relaxed) < base + i + 1)
+            poll_if_free(e);
+        if (me == 1)
+            send_len(e, 0, len);
+    }
+    qsort(rtt + 1, PP_ITERS - 1, sizeof rtt[0], cmp_double);
+    return rtt[PP_ITERS / 2] / 2 * 1e6;
+}
+
+static int pingpong(int argc, char **argv)
+{
+    size_t sizes[16] = {8, 1024, 4096, 16384, 32768};
+    int n = argc > 2 ? 0 : 5;
+    for (int i = 2; i < argc && n < 16; i++)
+        sizes[n++] = (size_t)atol(argv[i]);
+    loom__fabric_preset(LOOM_MSG_MAX); /* as loom's bootstrap does, before libfabric starts */
+    int to_child[2], to_parent[2];
+    if (pipe(to_child) || pipe(to_parent))
+        die("pipe", "create");
+    fflush(NULL);
+    pid_t pid = fork();
+    int me = pid == 0;
+    bind_to(me);
+    struct ep e;
+    open_ep(&e, LOOM_MSG_MAX);
+    swap_names(&e, 1, me ? to_parent[1] : to_child[1], me ? to_child[0] : to_parent[0], me);
+    if (!me)
+        printf("# endpoint ping-pong (%s), loom's %d B header + payload, median of %d\n"
+               "payload_bytes  half_round_trip_us\n",
+               loom__fabric_provider(e.f), LOOM_HDR, PP_ITERS);
+    for (int k = 0; k < n; k++) {
+        if (sizes[k] + LOOM_HDR > loom__fabric_msg_max(e.f))
+            die("pingpong", "a payload larger than loom's eager messages");
+        double us = bounce(&e, me, sizes[k] + LOOM_HDR);
+        if (!me)
+            printf("%13zu  %18.3f\n", sizes[k], us);
+    }
+    /* both sides are past their last exchange: poll a moment so the last answer's send
+     * completes before the endpoint closes */
+    for (double end = now() + 0.2; now() < end;)
+        poll_if_free(&e);
+    loom__fabric_close(e.f);
+    if (me)
+        _exit(0);
+    waitpid(pid, NULL, 0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "pingpong"))
+        return pingpong(argc, argv);
     if (argc > 1)
         per_thread = atol(argv[1]);
     int rounds = argc > 2 ? atoi(argv[2]) : 3;

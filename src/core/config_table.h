@@ -34,6 +34,7 @@
 #include "topo/topo.h" /* loom__topo_policy_check, LOOM_BIND's validator */
 #include "core/trace.h" /* loom__trace_prefix_check, LOOM_TRACE's validator */
 #include "coll/split.h" /* loom__coll_split_check, LOOM_SPLIT_TREE's validator */
+#include "net/net.h"    /* loom__net_inplace_check, LOOM_NET_INPLACE's validator */
 
 /* clang-format off */
 #define LOOM_CONFIG_TABLE(X)                                                                   \
@@ -146,6 +147,11 @@
       "on the endpoint's descriptor (no core burnt; the provider signals every completion, "       \
       "~0.7 us a message over tcp); poll = short sleeps between polls; auto = block when the "     \
       "host's node processes have more ranks than it has cores, else poll")                        \
+    X(NET_INPLACE, STRING, START, core, "auto", "auto|off|<bytes>", loom__net_inplace_check,      \
+      "multi-node: smallest eager message whose data the network sends from the user's buffer "  \
+      "instead of copying it into a send slot (the send then completes when the endpoint is "   \
+      "done with it): auto = where the copy costs more than a poll of the endpoint, measured "   \
+      "at start; off = always copy")                                                            \
     X(COPY_SHARE, BOOL, START, p2p, "1", "", NULL,                                                 \
       "a waiting sender (or any idle thread) copies chunks of a large message beside its "        \
       "waiting receiver, so two cores move it; 0: the receiver copies alone while it waits "     \

@@ -32,9 +32,13 @@ struct loom_fabric_handlers {
     void (*on_recv)(void *arg, const void *msg, size_t len);
     /* A read posted with this ctx has landed in its local buffer. */
     void (*on_read_done)(void *arg, void *ctx);
-    /* A send or read failed (peer gone, unreachable...): ctx is the read's ctx or NULL for a
-     * send; why is libfabric's text; peer is the node process it was for, or -1. */
+    /* A send or read failed (peer gone, unreachable...): ctx is the read's or the
+     * loom__fabric_sendv's ctx, NULL for a plain send; why is libfabric's text; peer is the
+     * node process it was for, or -1. */
     void (*on_error)(void *arg, void *ctx, int peer, const char *why);
+    /* The provider is done with the data of loom__fabric_sendv(..., ctx) (sent, or copied
+     * where it copies): the caller may reuse it. Needed only by callers of sendv. */
+    void (*on_send_done)(void *arg, void *ctx);
 };
 
 /* Before the first libfabric call, while the process has one thread (net/fabric_preset.c):
@@ -78,6 +82,15 @@ void loom__fabric_unslot(struct loom_fabric *f, void *slot);
  * err). */
 int loom__fabric_send(struct loom_fabric *f, int peer, void *slot, size_t len, char *err,
                       size_t errlen);
+/* 1 if loom__fabric_sendv may be used: the provider takes a message in two pieces and reads
+ * memory that was never registered (no FI_MR_LOCAL). */
+int loom__fabric_can_sendv(const struct loom_fabric *f);
+/* Send the first hlen bytes of a slot followed by data[len], read where it lies rather than
+ * copied into the slot (hlen + len at most msg_max): a message's copy saved, at the price of
+ * data staying the provider's until on_send_done(ctx). Returns as loom__fabric_send; after a
+ * 0, on_send_done or on_error (with ctx) comes exactly once. Only where can_sendv says so. */
+int loom__fabric_sendv(struct loom_fabric *f, int peer, void *slot, size_t hlen, const void *data,
+                       size_t len, void *ctx, char *err, size_t errlen);
 
 /* Registered memory that peers may read. key and addr are what a peer passes to
  * loom__fabric_read (addr is the buffer's address, or 0 where the provider addresses by

@@ -37,12 +37,13 @@ struct fab_recv {
 };
 
 /* A send slot. Free (on the free stack), the caller's (between loom__fabric_slot and the send),
- * or in flight (the endpoint's until poll sees its completion). peer is written by the sending
- * thread before fi_send and read by the polling thread after the completion; libfabric's queue
- * orders the two. */
+ * or in flight (the endpoint's until poll sees its completion). peer and ctx are written by the
+ * sending thread before fi_send and read by the polling thread after the completion;
+ * libfabric's queue orders the two. */
 struct fab_slot {
     struct fab_op op;
     int peer;
+    void *ctx; /* loom__fabric_sendv's: on_send_done(ctx) at completion; NULL for a plain send */
 };
 
 /* One piece of a read: the context of its fi_read. */

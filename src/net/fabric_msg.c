@@ -4,6 +4,7 @@
 
 #include <rdma/fi_errno.h>
 #include <stdio.h>
+#include <sys/uio.h>
 
 void *loom__fabric_slot(struct loom_fabric *f)
 {
@@ -54,19 +55,20 @@ static int slot_index(const struct loom_fabric *f, const void *slot)
     return off % f->stride ? -1 : (int)(off / f->stride);
 }
 
-int loom__fabric_send(struct loom_fabric *f, int peer, void *slot, size_t len, char *err,
-                      size_t errlen)
+/* A slot's first hlen bytes, then data[len] if len (loom__fabric_send, loom__fabric_sendv). */
+static int post(struct loom_fabric *f, int peer, void *slot, size_t hlen, const void *data,
+                size_t len, void *ctx, char *err, size_t errlen)
 {
     int i = slot_index(f, slot);
     if (i < 0) {
         snprintf(err, errlen, "loom__fabric_send: %p is not a send slot of this endpoint", slot);
         return -1;
     }
-    if (peer < 0 || peer >= f->npeers || len > f->msg_max) {
+    if (peer < 0 || peer >= f->npeers || hlen + len > f->msg_max) {
         loom__fabric_slot_free(f, i);
-        if (len > f->msg_max)
-            snprintf(err, errlen, "loom__fabric_send: %zu bytes is more than msg_max (%zu)", len,
-                     f->msg_max);
+        if (hlen + len > f->msg_max)
+            snprintf(err, errlen, "loom__fabric_send: %zu bytes is more than msg_max (%zu)",
+                     hlen + len, f->msg_max);
         else
             snprintf(err, errlen, "loom__fabric_send: no node process %d (%d inserted)", peer,
                      f->npeers);
@@ -74,8 +76,16 @@ int loom__fabric_send(struct loom_fabric *f, int peer, void *slot, size_t len, c
     }
     struct fab_slot *s = &f->slots[i];
     s->peer = peer;
+    s->ctx = ctx;
+    ssize_t rc;
     fab_enter(f);
-    ssize_t rc = fi_send(f->ep, slot, len, f->slot_desc, f->peers[peer], &s->op);
+    if (len) {
+        struct iovec iov[2] = {{slot, hlen}, {(void *)data, len}};
+        void *desc[2] = {f->slot_desc, NULL};
+        rc = fi_sendv(f->ep, iov, desc, 2, f->peers[peer], &s->op);
+    } else {
+        rc = fi_send(f->ep, slot, hlen, f->slot_desc, f->peers[peer], &s->op);
+    }
     fab_leave(f);
     if (rc == 0)
         return 0;
@@ -85,6 +95,31 @@ int loom__fabric_send(struct loom_fabric *f, int peer, void *slot, size_t len, c
     snprintf(err, errlen, "loom__fabric_send: to node process %d: %s", peer,
              fi_strerror((int)-rc));
     return -1;
+}
+
+int loom__fabric_send(struct loom_fabric *f, int peer, void *slot, size_t len, char *err,
+                      size_t errlen)
+{
+    return post(f, peer, slot, len, NULL, 0, NULL, err, errlen);
+}
+
+int loom__fabric_can_sendv(const struct loom_fabric *f)
+{
+    return f->info->tx_attr->iov_limit >= 2 && !(f->mr_mode & FI_MR_LOCAL) &&
+           f->h.on_send_done != NULL;
+}
+
+int loom__fabric_sendv(struct loom_fabric *f, int peer, void *slot, size_t hlen, const void *data,
+                       size_t len, void *ctx, char *err, size_t errlen)
+{
+    if (!loom__fabric_can_sendv(f) || !len || !ctx) {
+        snprintf(err, errlen, "loom__fabric_sendv: %s",
+                 !loom__fabric_can_sendv(f) ? "the endpoint cannot send in place"
+                                            : "no data or no context");
+        loom__fabric_unslot(f, slot);
+        return -1;
+    }
+    return post(f, peer, slot, hlen, data, len, ctx, err, errlen);
 }
 
 int loom__fabric_post_recv(struct loom_fabric *f, struct fab_recv *r)

@@ -42,9 +42,14 @@ static void completed(struct loom_fabric *f, const struct fi_cq_data_entry *e)
         recv_done(f, r, r->buf, e->len);
         break;
     }
-    case FAB_OP_SEND:
-        loom__fabric_slot_free(f, (int)((struct fab_slot *)op - f->slots));
+    case FAB_OP_SEND: {
+        struct fab_slot *s = (struct fab_slot *)op;
+        void *ctx = s->ctx;
+        loom__fabric_slot_free(f, (int)(s - f->slots));
+        if (ctx)
+            f->h.on_send_done(f->h.arg, ctx);
         break;
+    }
     case FAB_OP_READ:
         read_done(f, ((struct fab_piece *)op)->read, NULL);
         break;
@@ -87,8 +92,9 @@ static int failed(struct loom_fabric *f, char *err, size_t errlen)
     case FAB_OP_SEND: {
         struct fab_slot *s = (struct fab_slot *)op;
         int peer = s->peer;
+        void *ctx = s->ctx;
         loom__fabric_slot_free(f, (int)(s - f->slots));
-        f->h.on_error(f->h.arg, NULL, peer, why);
+        f->h.on_error(f->h.arg, ctx, peer, why);
         break;
     }
     case FAB_OP_READ:

@@ -58,6 +58,8 @@ int loom__net_poll(void);
 /* The largest payload a message to another node process carries eagerly (larger ones are read
  * by their receiver); 0 in a job of one node process. Fixed once the job has started. */
 size_t loom__net_eager_max(void);
+/* LOOM_NET_INPLACE's validator (net/net_inplace.c): 0, or -1 and why in err. */
+int loom__net_inplace_check(const char *value, char *err, size_t errlen);
 
 /* MPI_Finalize's wait, once every rank of this node process is in it: 1 when every other
  * node process's ranks are too. The first call says so to the other node processes. */

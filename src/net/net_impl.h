@@ -48,6 +48,9 @@ struct loom_net_hdr {
 struct loom_net {
     struct loom_fabric *fab;
     size_t eager_max;            /* the largest message sent eagerly over the network */
+    size_t inplace_min;          /* eager data of at least this many bytes is sent from the
+                                    user's buffer, not copied (net_inplace.c; SIZE_MAX: never);
+                                    constant after start */
     pthread_mutex_t poll_lock;
     pthread_mutex_t send_lock;
     struct loom_net_pending *backlog, **backlog_tail; /* under send_lock */
@@ -70,17 +73,29 @@ extern struct loom_net loom__net;
 /* Post a message of hdr + data[len] to node `peer` (data packed by the caller), or keep it
  * in the backlog. 0 or LOOM_ERR_NOMEM. Takes send_lock. */
 int loom__net_post(int peer, const struct loom_net_hdr *h, const void *data, size_t len);
+/* The same with data[len] sent from where it lies (loom__fabric_sendv; only from
+ * loom__net.inplace_min bytes): 0 with *copied 0 when posted so, loom__net_on_send_done(ctx) then
+ * follows once the endpoint is done with data; 0 with *copied 1 when the endpoint was busy and
+ * the message was copied into the backlog (data is free now, and no callback comes); or
+ * LOOM_ERR_NOMEM. */
+int loom__net_post_inplace(int peer, const struct loom_net_hdr *h, const void *data, size_t len,
+                           void *ctx, int *copied);
 /* Post a read (see fabric.h), or keep it in the backlog. Takes send_lock. */
 int loom__net_post_read(int peer, void *local, size_t len, uint64_t addr, uint64_t key,
                         void *ctx);
 /* Post what waits in the backlog, in order, until the endpoint is busy. poll_lock held. */
 int loom__net_flush_backlog(void);
 
+/* loom__net.inplace_min for endpoint f and eager messages up to eager_max bytes, from
+ * LOOM_NET_INPLACE (net_inplace.c). Main thread, at start, before the peers are inserted. */
+size_t loom__net_inplace_min(struct loom_fabric *f, size_t eager_max);
 /* A message of the wire, once in order (net_p2p.c). */
 void loom__net_dispatch(const void *msg, size_t len);
 /* The endpoint's callbacks: a message (net_order.c), a landed read (net_p2p.c). */
 void loom__net_on_recv(void *arg, const void *msg, size_t len);
 void loom__net_on_read_done(void *arg, void *ctx);
+/* An eager send posted in place left (net_p2p.c): ctx is its request. */
+void loom__net_on_send_done(void *arg, void *ctx);
 /* The context of an EAGER or RTS message (net_ctx.c), or NULL when no communicator of this
  * node process has its id yet: then the message (header, and data for EAGER) is kept and
  * delivered when the context is registered, before any later message for it. When found, a

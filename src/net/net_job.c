@@ -145,7 +145,8 @@ int loom__net_bootstrap(int local_np, int job_np, char *err, size_t errlen)
                     (mode == WAIT_AUTO && loom__job_oversubscribed(mine, local_size));
     struct loom_fabric_handlers h = {.on_recv = loom__net_on_recv,
                                      .on_read_done = loom__net_on_read_done,
-                                     .on_error = on_error};
+                                     .on_error = on_error,
+                                     .on_send_done = loom__net_on_send_done};
     if (loom__fabric_open(LOOM_NET_MSG_MAX, LOOM_NET_NRECV, LOOM_NET_NSLOTS, blockable, &h,
                           &loom__net.fab, err, errlen) != 0)
         return -1;
@@ -156,6 +157,7 @@ int loom__net_bootstrap(int local_np, int job_np, char *err, size_t errlen)
         loom__fabric_rxm_buffer() < whole)
         whole = loom__fabric_rxm_buffer();
     loom__net.eager_max = whole > hdr ? whole - hdr : 0;
+    loom__net.inplace_min = loom__net_inplace_min(loom__net.fab, loom__net.eager_max);
     loom__net.backlog_tail = &loom__net.backlog;
     loom__net.seq_out = calloc((size_t)nnodes, sizeof *loom__net.seq_out);
     loom__net.seq_in = calloc((size_t)nnodes, sizeof *loom__net.seq_in);

@@ -50,6 +50,17 @@ int loom__net_send(struct loom_request *s)
     int contig = s->type->contig;
     const void *data = contig ? (const char *)s->buf + s->type->true_lb : NULL;
     if (s->mode != LOOM_SEND_SYNC && bytes <= loom__net.eager_max) {
+        h.type = LOOM_NET_EAGER;
+        if (contig && bytes && bytes >= loom__net.inplace_min && !s->heap) {
+            /* A blocking send (its request on the caller's stack) waits anyway: its data
+             * leaves without the copy into a slot, and it returns once the endpoint is done
+             * with it. A nonblocking one is copied and complete at once, so that its caller
+             * goes on (sending a window of them in place lost 5 - 8 % of the bandwidth). */
+            int copied, rc = loom__net_post_inplace(node, &h, data, bytes, s, &copied);
+            if (rc == 0 && copied)
+                loom__req_complete(s);
+            return rc;
+        }
         void *tmp = NULL;
         if (!contig && bytes) {
             if (!(tmp = malloc(bytes)))
@@ -57,7 +68,6 @@ int loom__net_send(struct loom_request *s)
             loom__dt_pack(tmp, s->buf, s->type, s->count, 0, bytes);
             data = tmp;
         }
-        h.type = LOOM_NET_EAGER;
         int rc = loom__net_post(node, &h, data, bytes);
         free(tmp);
         if (rc != 0)
@@ -166,6 +176,12 @@ void loom__net_pull(struct loom_request *standin, struct loom_request *r)
 void loom__net_standin_free(struct loom_request *standin)
 {
     free((struct standin *)standin);
+}
+
+void loom__net_on_send_done(void *arg, void *ctx)
+{
+    (void)arg;
+    loom__req_complete(ctx);
 }
 
 void loom__net_on_read_done(void *arg, void *ctx)

@@ -28,17 +28,25 @@ static void backlog_add(struct loom_net_pending *p)
     loom__net.backlog_tail = &p->next;
 }
 
-/* Post a message now: 0 posted, 1 the endpoint cannot take it now. send_lock held. */
-static int try_send(int peer, const struct loom_net_hdr *h, const void *data, size_t len)
+/* Post a message now: 0 posted, 1 the endpoint cannot take it now. With ctx, data is sent
+ * from where it lies (loom__fabric_sendv), else copied into the slot. send_lock held. */
+static int try_send(int peer, const struct loom_net_hdr *h, const void *data, size_t len,
+                    void *ctx)
 {
     void *slot = loom__fabric_slot(loom__net.fab);
     if (!slot)
         return 1;
     memcpy(slot, h, sizeof *h);
-    if (len)
-        memcpy((char *)slot + sizeof *h, data, len);
     char err[256];
-    int rc = loom__fabric_send(loom__net.fab, peer, slot, sizeof *h + len, err, sizeof err);
+    int rc;
+    if (ctx) {
+        rc = loom__fabric_sendv(loom__net.fab, peer, slot, sizeof *h, data, len, ctx, err,
+                                sizeof err);
+    } else {
+        if (len)
+            memcpy((char *)slot + sizeof *h, data, len);
+        rc = loom__fabric_send(loom__net.fab, peer, slot, sizeof *h + len, err, sizeof err);
+    }
     if (rc < 0)
         loom__net_peer_failed(peer, err);
     if (rc == 1)
@@ -46,12 +54,16 @@ static int try_send(int peer, const struct loom_net_hdr *h, const void *data, si
     return rc;
 }
 
-int loom__net_post(int peer, const struct loom_net_hdr *hdr, const void *data, size_t len)
+/* loom__net_post and loom__net_post_inplace: posted now (with ctx: in place), or copied into
+ * the backlog (*copied set). */
+static int post(int peer, const struct loom_net_hdr *hdr, const void *data, size_t len,
+                void *ctx, int *copied)
 {
     struct loom_net_hdr copy = *hdr, *h = &copy;
+    *copied = 0;
     pthread_mutex_lock(&loom__net.send_lock);
     h->seq = loom__net.seq_out[peer]++; /* the order it leaves in: posted now or backlogged */
-    if (loom__net.backlog == NULL && try_send(peer, h, data, len) == 0) {
+    if (loom__net.backlog == NULL && try_send(peer, h, data, len, ctx) == 0) {
         pthread_mutex_unlock(&loom__net.send_lock);
         return 0;
     }
@@ -66,7 +78,20 @@ int loom__net_post(int peer, const struct loom_net_hdr *hdr, const void *data, s
         memcpy((char *)(p + 1) + sizeof *h, data, len);
     backlog_add(p);
     pthread_mutex_unlock(&loom__net.send_lock);
+    *copied = 1;
     return 0;
+}
+
+int loom__net_post(int peer, const struct loom_net_hdr *hdr, const void *data, size_t len)
+{
+    int copied;
+    return post(peer, hdr, data, len, NULL, &copied);
+}
+
+int loom__net_post_inplace(int peer, const struct loom_net_hdr *hdr, const void *data,
+                           size_t len, void *ctx, int *copied)
+{
+    return post(peer, hdr, data, len, ctx, copied);
 }
 
 static int try_read(int peer, void *local, size_t len, uint64_t addr, uint64_t key, void *ctx)
@@ -107,7 +132,8 @@ int loom__net_flush_backlog(void)
         int rc = p->is_read
                      ? try_read(p->peer, p->local, p->len, p->addr, p->key, p->ctx)
                      : try_send(p->peer, (const struct loom_net_hdr *)(p + 1),
-                                (const char *)(p + 1) + sizeof(struct loom_net_hdr), p->len);
+                                (const char *)(p + 1) + sizeof(struct loom_net_hdr), p->len,
+                                NULL);
         if (rc != 0)
             break; /* busy: the rest waits for the next poll, in order */
         loom__net.backlog = p->next;

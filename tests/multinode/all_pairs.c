@@ -109,7 +109,9 @@ int main(int argc, char **argv)
     } else {
         for (int k = 0; k < 50; k++) {
             out[0] = k;
-            int cnt = k % 10 == 9 ? 20000 : 1 + k;
+            /* 24000 B: eager, and sent from `out` in place by default (LOOM_NET_INPLACE),
+             * which the next iteration rewrites as soon as MPI_Send has returned */
+            int cnt = k % 10 == 9 ? 20000 : k % 10 == 4 ? 6000 : 1 + k;
             MPI_Send(out, cnt, MPI_INT, 0, k % 3, MPI_COMM_WORLD);
         }
     }

@@ -15,7 +15,7 @@ int main(void)
 {
     const char *want = getenv("FI_PROVIDER");
     CHECK(want && *want);
-    struct loom_fabric_handlers h = {NULL, on_recv, on_read_done, on_error};
+    struct loom_fabric_handlers h = {NULL, on_recv, on_read_done, on_error, NULL};
     struct loom_fabric *f = (struct loom_fabric *)&h; /* must come back NULL */
     char err[256] = "";
     CHECK_INT(loom__fabric_open(4096, 4, 4, 0, &h, &f, err, sizeof err), -1);

@@ -106,6 +106,16 @@ static void on_read_done(void *arg, void *ctx)
     t->reads_done++;
 }
 
+/* ctx: a flag of the sender's, set once (a second call fails the test). */
+static void on_send_done(void *arg, void *ctx)
+{
+    struct nt *t = arg;
+    int *done = ctx;
+    CHECK(!*done);
+    *done = 1;
+    t->sends_done++;
+}
+
 void (*nt_on_error_hook)(void *ctx);
 uint64_t nt_mr_extra;
 
@@ -221,7 +231,7 @@ static int child(int rank, int P, int up, int down, size_t msg_max, int nrecv, i
     t.error_peer = -2;
     t.up = up;
     t.down = down;
-    struct loom_fabric_handlers h = {&t, on_recv, on_read_done, on_error};
+    struct loom_fabric_handlers h = {&t, on_recv, on_read_done, on_error, on_send_done};
     char err[256];
     if (loom__fabric_open_with(msg_max, nrecv, nslots, 1, &h, threading, nt_mr_extra, &t.f, err,
                                sizeof err)) {

@@ -48,6 +48,7 @@ struct nt {
     atomic_int errors;    /* on_error calls */
     int error_peer;
     int reads_done;
+    int sends_done;       /* on_send_done calls (loom__fabric_sendv) */
     int slot_waits;       /* times a slot was not there: exhaustion was met */
     int up, down;         /* the pipes to and from the parent */
 };
