@@ -148,10 +148,10 @@
       "~0.7 us a message over tcp); poll = short sleeps between polls; auto = block when the "     \
       "host's node processes have more ranks than it has cores, else poll")                        \
     X(NET_INPLACE, STRING, START, core, "auto", "auto|off|<bytes>", loom__net_inplace_check,      \
-      "multi-node: smallest eager message whose data the network sends from the user's buffer "  \
-      "instead of copying it into a send slot (the send then completes when the endpoint is "   \
-      "done with it): auto = where the copy costs more than a poll of the endpoint, measured "   \
-      "at start; off = always copy")                                                            \
+      "multi-node: smallest eager message of a blocking send whose data the network sends "     \
+      "from the user's buffer instead of copying it into a send slot (the send then returns "    \
+      "when the endpoint is done with it): auto = where the copy costs more than a poll of the " \
+      "endpoint, measured at start; off = always copy")                                         \
     X(COPY_SHARE, BOOL, START, p2p, "1", "", NULL,                                                 \
       "a waiting sender (or any idle thread) copies chunks of a large message beside its "        \
       "waiting receiver, so two cores move it; 0: the receiver copies alone while it waits "     \
