@@ -23,6 +23,12 @@ static void fill(char *p, const struct nt_hdr *h)
         p[i] = (char)(h->from * 31 + h->seq + i);
 }
 
+/* Message seq's data length: msg_max's worth every 7th, spread over 1..max otherwise. */
+static uint32_t length(uint32_t seq, size_t max)
+{
+    return (uint32_t)(seq % 7 == 0 ? max : seq * 977u % max + 1);
+}
+
 static void refused(struct nt *t)
 {
     CHECK(!loom__fabric_can_sendv(t->f));
@@ -55,7 +61,7 @@ static void body(struct nt *t)
     CHECK(msg != NULL);
     for (uint32_t seq = 0; seq < COUNT; seq++) {
         struct nt_hdr h = {.type = NT_DATA, .from = (uint32_t)t->rank, .seq = seq,
-                           .aux = (uint32_t)(seq % 7 == 0 ? max : seq * 977u % max + 1)};
+                           .aux = length(seq, max)};
         bufs[seq] = NULL;
         if (seq % 2) {
             memcpy(msg, &h, sizeof h);
@@ -80,7 +86,7 @@ static void body(struct nt *t)
         }
         for (uint32_t k = 0; k <= seq; k++)
             if (bufs[k] && done[k] && !scrubbed[k]) {
-                memset(bufs[k], 0xee, k % 7 == 0 ? max : k * 977u % max + 1);
+                memset(bufs[k], 0xee, length(k, max));
                 scrubbed[k] = 1;
             }
     }
