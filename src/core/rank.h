@@ -25,6 +25,8 @@ enum loom_rank_state {
     LOOM_RANK_DONE,         /* the user's main returned (or the rank exited) */
 };
 
+struct loom_request;
+
 struct loom_rank {
     int world_rank;                /* read-only */
     pthread_t thread;              /* written by the starter; read only by it (join) */
@@ -59,6 +61,10 @@ struct loom_rank {
                                       (release), read with acquire; its fields under the
                                       owner's lock */
     struct loom_task_worker worker; /* the rank thread as a task worker (own thread) */
+    /* Freed requests kept for the rank thread's next ones (p2p/request.c): touched only by
+     * the rank's own thread (loom__on_rank_thread), so without a lock; emptied at job end. */
+    struct loom_request *req_cache;
+    unsigned req_cached;
     int home_queue;                /* its home queue: where tasks working for it go */
     struct loom_progress *progress; /* its progress threads (core/progress.c), or NULL */
     /* The workers of the threads this rank created (core/thread_worker.c): the list only

@@ -13,6 +13,16 @@
 #include "task/task.h"
 
 int loom__p2p_cells = 1;
+uint32_t loom__ring_cells = LOOM_RING_MIN;
+
+uint32_t loom__ring_cells_for(int nlocal)
+{
+    uint64_t fit = LOOM_RING_BUDGET / sizeof(struct loom_cell) / (uint64_t)(nlocal > 0 ? nlocal : 1);
+    uint32_t cells = LOOM_RING_MIN;
+    while (cells < LOOM_RING_MAX && (uint64_t)cells * 2 <= fit)
+        cells *= 2;
+    return cells;
+}
 
 struct loom_inbox *loom__inboxes; /* [nranks]; the pointer is read-only while ranks run */
 static int inbox_ranks;
@@ -31,6 +41,7 @@ static void *zeroed_lines(size_t bytes)
 int loom__inbox_job_init(void)
 {
     int nranks = loom__job.nlocal;
+    loom__ring_cells = loom__ring_cells_for(nranks);
     loom__inboxes = aligned_alloc(64, sizeof *loom__inboxes * (size_t)nranks);
     if (!loom__inboxes)
         return LOOM_ERR_NOMEM;
@@ -65,14 +76,15 @@ void loom__inbox_job_fini(void)
 
 static struct loom_ring *ring_make(int from, int dest)
 {
-    struct loom_ring *g = aligned_alloc(64, sizeof *g);
+    size_t bytes = sizeof(struct loom_ring) + loom__ring_cells * sizeof(struct loom_cell);
+    struct loom_ring *g = aligned_alloc(64, bytes);
     if (!g)
         return NULL;
-    memset(g, 0, sizeof *g);
+    memset(g, 0, bytes);
     atomic_init(&g->prod.head, 0);
     atomic_init(&g->prod.tail_seen, 0);
     atomic_init(&g->cons.tail, 0);
-    for (unsigned i = 0; i < LOOM_RING_CELLS; i++)
+    for (unsigned i = 0; i < loom__ring_cells; i++)
         atomic_init(&g->cells[i].seq, 0);
     struct loom_inbox *b = &loom__inboxes[dest - loom__job.first];
     struct loom_ring *expected = NULL;
@@ -124,6 +136,29 @@ static int drain_locked(struct loom_ring *g, struct loom_request *want)
     }
 }
 
+/* 1 if ring g's receiver seems to be draining its rings: it waits awake, or the ring's tail
+ * moved since a producer last drained it itself (a hint: either may be stale). */
+static int receiver_drains(struct loom_ring *g, struct loom_event *ev)
+{
+    return loom__event_polled(ev) ||
+           loom__load_relaxed(&g->cons.tail) != loom__load_relaxed(&g->prod.drained_at);
+}
+
+/* A producer that found ring g full while its receiver drains: 1 once the receiver has
+ * taken some of its cells, 0 if it took none within the spin budget of a wait (LOOM_SPIN
+ * polls). */
+static int drained_by_receiver(struct loom_ring *g)
+{
+    /* acquire: pairs with the drainer's release of tail (the cells it passed were read) */
+    uint32_t t = loom__load_acquire(&g->cons.tail);
+    for (unsigned i = 0; i < loom__wait_spin; i++) {
+        loom__cpu_relax();
+        if (loom__load_acquire(&g->cons.tail) != t)
+            return 1;
+    }
+    return 0;
+}
+
 void loom__inbox_sent(int from, int dest, size_t bytes)
 {
     LOOM_STATS_SENT(&loom__job.ranks[from], bytes); /* LOOM_STATS */
@@ -137,16 +172,24 @@ int loom__inbox_send_slow(int from, int dest, struct loom_match *to, int source,
     struct loom_ring *g = loom__ring_of(from, dest);
     if (!g && !(g = ring_make(from, dest)))
         return LOOM_ERR_NOMEM;
-    /* Full: the receiver is not draining; move its cells to its queues ourselves. Only a lack
-     * of memory for them leaves the ring full: then wake it and wait for some. */
+    /* Full. A receiver that is draining its rings (it waits awake, or it has taken cells
+     * since we last drained them ourselves: it posts receives, polls) gets a moment to go on,
+     * since matching on its side keeps its queue and requests in its cache, and a drain of
+     * ours would contend with its own. Otherwise (it computes, sleeps, or lets the moment
+     * pass) move its cells to its queues ourselves. Only a lack of memory for them leaves the
+     * ring full: then wake it and wait for some. */
+    struct loom_event *ev = &loom__job.ranks[dest].event;
     for (int tries = 0; !loom__ring_try_put(g, to, source, tag, buf, count, type, bytes);
          tries++) {
         if (tries > 0) {
-            loom__event_notify(&loom__job.ranks[dest].event);
+            loom__event_notify(ev);
             sched_yield();
         }
+        if (receiver_drains(g, ev) && drained_by_receiver(g))
+            continue;
         loom__lock(&g->cons.lock);
         drain_locked(g, NULL);
+        loom__store_relaxed(&g->prod.drained_at, loom__load_relaxed(&g->cons.tail));
         loom__unlock(&g->cons.lock);
     }
     loom__inbox_sent(from, dest, bytes);

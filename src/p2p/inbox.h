@@ -48,7 +48,16 @@ struct loom_datatype;
 #define LOOM_CELL_MORE 60
 #define LOOM_CELL_SPAN 4
 #define LOOM_CELL_MAX (LOOM_CELL_DATA + (LOOM_CELL_SPAN - 1) * LOOM_CELL_MORE)
-#define LOOM_RING_CELLS 16
+/* The cells of a ring: a power of two from LOOM_RING_MIN to LOOM_RING_MAX, the same for every
+ * ring of the node process (loom__ring_cells). More cells let a sender run further ahead of a
+ * receiver that drains in batches (a window of messages of two or three cells each ran 1.2 -
+ * 1.4 times faster with 64 than with 16, docs/p2p.md); fewer keep the rings of many ranks
+ * small, since a pair that ever sent a small message keeps its ring. */
+#define LOOM_RING_MIN 16
+#define LOOM_RING_MAX 64
+/* The bytes of rings one rank may receive through when every other rank of its node process
+ * sends to it: what sizes the rings (loom__inbox_job_init). */
+#define LOOM_RING_BUDGET (256u * 1024u)
 
 struct loom_cell {
     _Atomic uint32_t seq;     /* position + 1 once full (release by the producer) */
@@ -60,7 +69,14 @@ struct loom_cell {
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct loom_cell) == 64 && sizeof(uint32_t) + LOOM_CELL_MORE == 64,
                "a continuation cell is its sequence word and LOOM_CELL_MORE bytes");
-_Static_assert(LOOM_CELL_SPAN <= LOOM_RING_CELLS, "a message fits in an empty ring");
+_Static_assert(LOOM_CELL_SPAN <= LOOM_RING_MIN, "a message fits in an empty ring");
+
+/* The cells of every ring: LOOM_RING_BUDGET over the node process's ranks, rounded down to a
+ * power of two within [LOOM_RING_MIN, LOOM_RING_MAX] (64 up to 64 ranks, 16 from 256 on).
+ * Set by loom__inbox_job_init before any rank runs; read-only afterwards. */
+extern uint32_t loom__ring_cells;
+/* That rule, for nlocal ranks. */
+uint32_t loom__ring_cells_for(int nlocal);
 
 /* The cells a message of `bytes` takes (1 .. LOOM_CELL_SPAN for bytes <= LOOM_CELL_MAX). */
 static inline uint32_t loom__cell_count(size_t bytes)

@@ -39,8 +39,7 @@ struct loom_match {
                                            without it by a receive taking a cell (it needs the
                                            lock only when either is nonzero), by a receive
                                            spinning on a ring (a change of nqueued: a message
-                                           came another way) and by senders (nposted: use a
-                                           cell only when no receive is posted) */
+                                           came another way) and by MPI_T (p2p/queues.c) */
 } __attribute__((aligned(64)));
 
 /* Matching state for all members of a communicator on one context. */

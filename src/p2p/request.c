@@ -45,11 +45,45 @@ static struct pool *pool_of(const struct loom_rank *owner)
     return &pools[owner ? (unsigned)owner->world_rank % POOL_SHARDS : 0];
 }
 
+/* The first level: each rank thread keeps up to CACHE_MAX freed requests of its own on its
+ * rank (core/rank.h) and takes them back without a lock; the pools above take the rest, and
+ * serve every other thread. Why: a window of nonblocking messages allocates and frees a
+ * request per message on each side, and the pool's lock was two atomic operations of each
+ * (docs/p2p.md, "Message rate"). */
+enum { CACHE_MAX = 256 };
+
+static struct loom_request *cache_pop(void)
+{
+    struct loom_rank *me = loom__self;
+    if (!loom__on_rank_thread || !me || !me->req_cache)
+        return NULL;
+    struct loom_request *r = me->req_cache;
+    me->req_cache = r->next;
+    me->req_cached--;
+    return r;
+}
+
+/* Keep r (its magic already FREED) on the calling rank thread's own rank; 0 if not ours to
+ * keep (another thread, another owner, or full). */
+static int cache_push(struct loom_request *r, struct loom_rank *owner)
+{
+    struct loom_rank *me = loom__self;
+    if (!loom__on_rank_thread || me != owner || !me || me->req_cached >= CACHE_MAX)
+        return 0;
+    r->next = me->req_cache;
+    me->req_cache = r;
+    me->req_cached++;
+    return 1;
+}
+
 static struct loom_request *pool_pop(void)
 {
+    struct loom_request *r = cache_pop();
+    if (r)
+        return r;
     struct pool *p = pool_of(loom__self);
     loom__lock(&p->lock);
-    struct loom_request *r = p->head;
+    r = p->head;
     if (r) {
         p->head = r->next;
         p->count--;
@@ -61,6 +95,8 @@ static struct loom_request *pool_pop(void)
 /* Keep r (its magic already FREED) for reuse; 0 if the pool is full (the caller frees it). */
 static int pool_push(struct loom_request *r, struct loom_rank *owner)
 {
+    if (cache_push(r, owner))
+        return 1;
     struct pool *p = pool_of(owner);
     int kept = 0;
     loom__lock(&p->lock);
@@ -76,6 +112,15 @@ static int pool_push(struct loom_request *r, struct loom_rank *owner)
 
 void loom__req_pool_drain(void)
 {
+    for (int i = 0; i < loom__job.nranks; i++) {
+        struct loom_rank *rk = &loom__job.ranks[i];
+        while (rk->req_cache) {
+            struct loom_request *r = rk->req_cache;
+            rk->req_cache = r->next;
+            free(r);
+        }
+        rk->req_cached = 0;
+    }
     for (int i = 0; i < POOL_SHARDS; i++) {
         struct pool *p = &pools[i];
         loom__lock(&p->lock);

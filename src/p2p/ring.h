@@ -18,7 +18,7 @@
 #include "p2p/inbox.h"
 #include "p2p/p2p.h"
 
-#define LOOM_RING_MASK (LOOM_RING_CELLS - 1u)
+#define LOOM_RING_MASK (loom__ring_cells - 1u)
 
 _Static_assert(LOOM_CELL_DATA <= 64 && LOOM_CELL_MORE <= 64,
                "loom__cell_copy covers at most 64 bytes");
@@ -32,12 +32,14 @@ struct loom_ring {
                                        (release) with a value it read (acquire) from there,
                                        so a producer that reads it (acquire) may refill the
                                        cells below it: their reads happen before */
+        _Atomic uint32_t drained_at; /* cons.tail after the last drain a producer did itself
+                                        on a full ring (relaxed: a hint, inbox.c) */
     } __attribute__((aligned(64))) prod;
     struct {
         struct loom_lock lock;
         _Atomic uint32_t tail; /* next position to drain; release after the cell was read */
     } __attribute__((aligned(64))) cons;
-    struct loom_cell cells[LOOM_RING_CELLS];
+    struct loom_cell cells[]; /* [loom__ring_cells] */
 };
 
 /* One receiving rank's rings. `from` and `active` only ever gain entries: a ring is made by its
@@ -145,10 +147,10 @@ loom__ring_try_put(struct loom_ring *g, struct loom_match *to, int source, int t
     loom__lock(&g->prod.lock);
     uint32_t h = loom__load_relaxed(&g->prod.head);
     /* acquire: pairs with the release stores of tail_seen (the cells below it were read) */
-    if (h - loom__load_acquire(&g->prod.tail_seen) > LOOM_RING_CELLS - k) {
+    if (h - loom__load_acquire(&g->prod.tail_seen) > loom__ring_cells - k) {
         /* acquire: pairs with the drainer's release of tail (the cell was read) */
         uint32_t t = loom__load_acquire(&g->cons.tail);
-        if (h - t > LOOM_RING_CELLS - k) {
+        if (h - t > loom__ring_cells - k) {
             loom__unlock(&g->prod.lock);
             return 0;
         }
@@ -196,7 +198,8 @@ loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag,
  * (world rank me_world) to rank `dest` of ctx, the destinations' context (peer_world: their
  * world ranks; on an intercommunicator, the remote group's): put it in the receiver's ring of
  * cells. 1 if sent (it is complete), 0 if it must take the path of loom__p2p_start_send (too
- * large, cells off, a receive posted, no memory). */
+ * large, cells off, a receiver in another node process, a send to itself with a receive
+ * posted, no memory). */
 static inline __attribute__((always_inline)) int
 loom__p2p_send_cell(struct loom_p2p_ctx *ctx, int me_world, const int *peer_world, int me,
                     const void *buf, size_t count, struct loom_datatype *type, int dest, int tag)
@@ -206,16 +209,18 @@ loom__p2p_send_cell(struct loom_p2p_ctx *ctx, int me_world, const int *peer_worl
     size_t bytes = loom__dt_stream_size(type, count);
     if (bytes > LOOM_CELL_MAX)
         return 0;
-    /* A receiver with a posted receive gets the message from its sender, straight into the
-     * receive buffer, completing the receive at once (p2p.h): cells are for receivers that
-     * have not posted one (a blocking receive spinning on its ring, or a message that comes
-     * first). The count is read without the lock (a receive posted meanwhile is concurrent
-     * with this send and matches the cell when the receiver drains it); the line is written
-     * only when the receiver posts or matches, so it mostly stays in our cache. */
-    struct loom_match *to = &ctx->match[dest];
+    /* A cell even when the receive is already posted: its receiver matches it when it drains
+     * its rings (in its wait, its test, its next receive), touching only its own queue and
+     * request. A sender that matched it would pull the receiver's queue lock, its request and
+     * its status into its own cache and push them back, one message after the other: a window
+     * of nonblocking sends ran at half the rate (docs/p2p.md, "Message rate"). */
     int dest_world = peer_world[dest];
-    /* a receiver in another node process has no ring here (net/) */
-    if (loom__load_relaxed(&to->nposted) != 0 || !loom__rank_is_local(dest_world))
+    if (!loom__rank_is_local(dest_world)) /* no ring to another node process (net/) */
+        return 0;
+    struct loom_match *to = &ctx->match[dest];
+    /* To itself, with a receive posted: the queue is the sender's own, so its sender-matched
+     * path completes the receive at once, with no line to spare (as MPICH does). */
+    if (dest_world == me_world && loom__load_relaxed(&to->nposted) != 0)
         return 0;
     return loom__inbox_send(me_world, dest_world, to, me, tag, buf, count, type, bytes) == 0;
 }

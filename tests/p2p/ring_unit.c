@@ -3,9 +3,10 @@
  *     every source and destination alignment, and touches nothing around them (each size
  *     class takes its own branch: bytes, 4-byte pairs, 8-byte pairs, 16-byte pairs, 32-byte
  *     pairs);
- *  2. loom__ring_try_put fills the 16 cells in order (envelope, data, sequence numbers),
- *     refuses a 17th without writing anything, and takes it once the consumer has released
- *     one cell (tail), refreshing its lower bound of the tail;
+ *  2. loom__ring_try_put fills the ring's cells in order (envelope, data, sequence numbers),
+ *     refuses one more without writing anything, and takes it once the consumer has released
+ *     one cell (tail), refreshing its lower bound of the tail; for each ring size loom uses
+ *     (16, 32, 64 cells), and the size chosen for a number of ranks is the documented one;
  *  3. a message of several cells (41 .. LOOM_CELL_MAX bytes, at positions that wrap around
  *     the ring's end) takes loom__cell_count cells: the first holds the envelope and 40
  *     bytes, each continuation cell sequence word 0 and the next 60; it is refused while
@@ -18,6 +19,25 @@
 #include "p2p/ring.h"
 
 #define AROUND 16
+
+/* An empty ring of loom__ring_cells cells. */
+static struct loom_ring *ring_new(void)
+{
+    size_t bytes = sizeof(struct loom_ring) + loom__ring_cells * sizeof(struct loom_cell);
+    struct loom_ring *g = aligned_alloc(64, bytes);
+    CHECK(g != NULL);
+    memset(g, 0, bytes);
+    return g;
+}
+
+/* The size rule: LOOM_RING_BUDGET (256 KiB) over the ranks, a power of two in [16, 64]. */
+static void ring_sizes(void)
+{
+    const int nlocal[] = {1, 2, 16, 64, 65, 128, 129, 256, 1024, 4096};
+    const int cells[] = {64, 64, 64, 64, 32, 32, 16, 16, 16, 16};
+    for (size_t i = 0; i < sizeof nlocal / sizeof nlocal[0]; i++)
+        CHECK_INT((int)loom__ring_cells_for(nlocal[i]), cells[i]);
+}
 
 static void copy_sizes(void)
 {
@@ -45,19 +65,17 @@ static void copy_sizes(void)
 
 static void put_until_full(void)
 {
-    struct loom_ring *g = aligned_alloc(64, sizeof *g);
-    CHECK(g != NULL);
-    memset(g, 0, sizeof *g);
+    struct loom_ring *g = ring_new();
     struct loom_match *to = (struct loom_match *)(void *)g; /* only stored, never followed */
     unsigned char msg[LOOM_CELL_DATA];
-    for (int i = 0; i < LOOM_RING_CELLS; i++) {
+    for (int i = 0; i < (int)loom__ring_cells; i++) {
         size_t len = (size_t)(i * 3) % (LOOM_CELL_DATA + 1);
         memset(msg, i + 1, sizeof msg);
         CHECK_INT(loom__ring_try_put(g, to, i, 100 + i, msg, len, MPI_BYTE, len), 1);
     }
-    CHECK_INT((int)atomic_load(&g->prod.head), LOOM_RING_CELLS);
+    CHECK_INT((int)atomic_load(&g->prod.head), (int)loom__ring_cells);
     CHECK_INT(atomic_load(&g->prod.lock.held), 0);
-    for (int i = 0; i < LOOM_RING_CELLS; i++) {
+    for (int i = 0; i < (int)loom__ring_cells; i++) {
         struct loom_cell *c = &g->cells[i];
         size_t len = (size_t)(i * 3) % (LOOM_CELL_DATA + 1);
         CHECK_INT((int)atomic_load(&c->seq), i + 1);
@@ -73,12 +91,12 @@ static void put_until_full(void)
     memset(msg, 0x55, sizeof msg);
     CHECK_INT(loom__ring_try_put(g, to, 7, 7, msg, 8, MPI_BYTE, 8), 0);
     CHECK(memcmp(&before, &g->cells[0], sizeof before) == 0);
-    CHECK_INT((int)atomic_load(&g->prod.head), LOOM_RING_CELLS);
+    CHECK_INT((int)atomic_load(&g->prod.head), (int)loom__ring_cells);
     CHECK_INT(atomic_load(&g->prod.lock.held), 0);
     /* The consumer read cell 0: the 17th message goes there, with sequence number 17. */
     atomic_store(&g->cons.tail, 1);
     CHECK_INT(loom__ring_try_put(g, to, 7, 7, msg, 8, MPI_BYTE, 8), 1);
-    CHECK_INT((int)atomic_load(&g->cells[0].seq), LOOM_RING_CELLS + 1);
+    CHECK_INT((int)atomic_load(&g->cells[0].seq), (int)loom__ring_cells + 1);
     CHECK_INT((int)atomic_load(&g->prod.tail_seen), 1);
     CHECK_INT(g->cells[0].tag, 7);
     CHECK_INT(g->cells[0].data[7], 0x55);
@@ -94,9 +112,7 @@ static unsigned char byte_of(int m, size_t i)
 
 static void several_cells(void)
 {
-    struct loom_ring *g = aligned_alloc(64, sizeof *g);
-    CHECK(g != NULL);
-    memset(g, 0, sizeof *g);
+    struct loom_ring *g = ring_new();
     struct loom_match *to = (struct loom_match *)(void *)g; /* only stored, never followed */
     unsigned char msg[LOOM_CELL_MAX], back[LOOM_CELL_MAX];
     CHECK_INT((int)loom__cell_count(0), 1);
@@ -115,20 +131,20 @@ static void several_cells(void)
         for (size_t i = 0; i < len; i++)
             msg[i] = byte_of(m, i);
         uint32_t h = atomic_load(&g->prod.head);
-        /* free cells: LOOM_RING_CELLS - (h - tail); release until exactly k - 1 are free, then
+        /* free cells: loom__ring_cells - (h - tail); release until exactly k - 1 are free, then
          * one more */
-        while (LOOM_RING_CELLS - (h - tail) < k - 1) {
+        while (loom__ring_cells - (h - tail) < k - 1) {
             tail += loom__cell_count(g->cells[tail & LOOM_RING_MASK].bytes);
             atomic_store(&g->cons.tail, tail);
         }
-        if (LOOM_RING_CELLS - (h - tail) == k - 1) {
+        if (loom__ring_cells - (h - tail) == k - 1) {
             CHECK_INT(loom__ring_try_put(g, to, m, m, msg, len, MPI_BYTE, len), 0);
             CHECK_INT((int)atomic_load(&g->prod.head), (int)h);
             refused++;
             tail += loom__cell_count(g->cells[tail & LOOM_RING_MASK].bytes);
             atomic_store(&g->cons.tail, tail);
         }
-        if (LOOM_RING_CELLS - (h - tail) < k)
+        if (loom__ring_cells - (h - tail) < k)
             continue; /* the message released was smaller than this one needs: next round */
         CHECK_INT(loom__ring_try_put(g, to, m, 1000 + m, msg, len, MPI_BYTE, len), 1);
         CHECK_INT((int)atomic_load(&g->prod.head), (int)(h + k));
@@ -157,7 +173,7 @@ static void several_cells(void)
                 exit(1);
             }
     }
-    CHECK(atomic_load(&g->prod.head) > 4 * LOOM_RING_CELLS); /* wrapped several times */
+    CHECK(atomic_load(&g->prod.head) > 4 * loom__ring_cells); /* wrapped several times */
     CHECK(refused > 10 && put > 100);
     free(g);
 }
@@ -165,8 +181,12 @@ static void several_cells(void)
 int main(void)
 {
     copy_sizes();
-    put_until_full();
-    several_cells();
+    ring_sizes();
+    for (uint32_t cells = LOOM_RING_MIN; cells <= LOOM_RING_MAX; cells *= 2) {
+        loom__ring_cells = cells; /* as loom__inbox_job_init sets it, before any ring */
+        put_until_full();
+        several_cells();
+    }
     printf("p2p_ring_unit: ok\n");
     return 0;
 }
