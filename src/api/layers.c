@@ -47,6 +47,13 @@ static int wait_has_work(void)
     return loom__inbox_pending() ? LOOM_WORK_RUNNABLE : loom__task_work_visible();
 }
 
+/* ...and counts the rank's threads that wait, for senders whose ring to it is full. */
+static void wait_tend(int on)
+{
+    loom__inbox_tend(on);
+    loom__task_tending(on);
+}
+
 int loom__layers_job_init(char *err, size_t errlen)
 {
     loom__p2p_eager_max = (size_t)loom__config_int(LOOM_CFG_EAGER_MAX);
@@ -68,6 +75,7 @@ int loom__layers_job_init(char *err, size_t errlen)
         }
         loom__wait_progress = wait_progress;
         loom__wait_has_work = wait_has_work;
+        loom__wait_tend = wait_tend;
     }
     if (loom__coll_job_init(loom__job.nranks) != 0) {
         snprintf(err, errlen, "out of memory setting up the collectives");

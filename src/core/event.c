@@ -53,7 +53,6 @@ void loom__event_init(struct loom_event *ev)
 {
     atomic_init(&ev->seq, 0);
     atomic_init(&ev->sleepers, 0);
-    atomic_init(&ev->waiters, 0);
 }
 
 void loom__event_notify(struct loom_event *ev)
@@ -62,10 +61,7 @@ void loom__event_notify(struct loom_event *ev)
      * last check of the condition: either that check sees what the notifier published
      * before this fence, or this load sees the sleeper (C11 fence-fence rule). Without a
      * sleeper there is nothing to do: a spinning waiter sees the condition by itself, so the
-     * common case costs a fence and a read of a line that waiters rarely write. (Letting
-     * the waiter about to sleep pay for this fence with membarrier(2) made a window of small
-     * messages 5 - 8 % faster, but every sleep would then interrupt every core that runs a
-     * thread of the process: docs/p2p.md, "Message rate".) */
+     * common case costs a fence and a read of a line that waiters rarely write. */
     atomic_thread_fence(memory_order_seq_cst);
     if (loom__load_relaxed(&ev->sleepers) != 0) {
         loom__fetch_add_seq_cst(&ev->seq, 1);
@@ -83,7 +79,6 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
         return;
     if (loom__wait_tend)
         loom__wait_tend(1);
-    loom__fetch_add_relaxed(&ev->waiters, 1);
     for (;;) {
         if (cond(arg))
             break;
@@ -129,7 +124,6 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
             break;
         spins = loom__wait_spin / 2; /* woken: poll a little before sleeping again */
     }
-    loom__fetch_sub_relaxed(&ev->waiters, 1);
     if (loom__wait_tend)
         loom__wait_tend(0);
 }

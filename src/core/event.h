@@ -19,25 +19,13 @@
 struct loom_event {
     _Atomic uint32_t seq;      /* bumped by every notify; the futex word */
     _Atomic uint32_t sleepers; /* threads inside futex_wait on seq (or about to be) */
-    _Atomic uint32_t waiters;  /* threads inside loom__wait_until on this event whose condition
-                                  was false, asleep or not (relaxed: a hint for those who would
-                                  otherwise do the waiters' work, loom__event_polled) */
 };
 
-#define LOOM_EVENT_INIT {0, 0, 0}
+#define LOOM_EVENT_INIT {0, 0}
 
 void loom__event_init(struct loom_event *ev);
 /* Wake every thread waiting on ev. Any thread may call it, at any time. */
 void loom__event_notify(struct loom_event *ev);
-
-/* 1 if some thread waits on ev awake (spinning or yielding in loom__wait_until, so running
- * its progress hook): a hint, read without ordering, which may be stale by the time it is
- * used. */
-static inline int loom__event_polled(struct loom_event *ev)
-{
-    return atomic_load_explicit(&ev->waiters, memory_order_relaxed) >
-           atomic_load_explicit(&ev->sleepers, memory_order_relaxed);
-}
 
 /* A hook run on each poll of a wait (the task engine runs tasks from it); NULL for none.
  * Returns nonzero if it did some work (the wait then starts its spin phase again). */

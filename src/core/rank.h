@@ -65,6 +65,11 @@ struct loom_rank {
      * the rank's own thread (loom__on_rank_thread), so without a lock; emptied at job end. */
     struct loom_request *req_cache;
     unsigned req_cached;
+    /* How many waits the rank's own thread is inside, asleep or not (p2p/inbox.c,
+     * loom__inbox_tend; they drain its rings of cells): written by that thread only, with
+     * plain relaxed stores, read by senders that find a ring to the rank full (a hint). On a
+     * line of its own, away from `event`, which every sender reads. */
+    _Atomic int ring_waiting __attribute__((aligned(64)));
     int home_queue;                /* its home queue: where tasks working for it go */
     struct loom_progress *progress; /* its progress threads (core/progress.c), or NULL */
     /* The workers of the threads this rank created (core/thread_worker.c): the list only

@@ -135,7 +135,9 @@ int loom__inbox_has_cells(int dest, int from);
 int loom__inbox_drain(int dest, int from, struct loom_request *want);
 
 /* For the wait hooks: drain the calling rank's rings (1 if a cell moved); 1 if a cell waits
- * in them. */
+ * in them; the calling thread starts (on = 1) or ends (0) a wait (the rank's own thread is
+ * counted: senders whose ring is full leave the ring to a rank that waits awake). */
 int loom__inbox_poll(void);
 int loom__inbox_pending(void);
+void loom__inbox_tend(int on);
 #endif
