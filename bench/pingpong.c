@@ -23,12 +23,15 @@
  * Output (stdout, rank 0): comment lines starting with '#', a header `test,bytes,value,unit`,
  * then one CSV line per test and size.
  *
- * Usage: pingpong [-q] [-d] [-r RUNS] [-t lat|bw|all] [-m MAXBYTES]
+ * Usage: pingpong [-q] [-d] [-p] [-r RUNS] [-t lat|bw|all] [-m MAXBYTES]
  *   -q  quick: 3 runs, a tenth of the iterations (a smoke test, noisy numbers)
  *   -r  timed runs per size (default 7)
  *   -t  which test (default all)
  *   -m  largest size (default 4194304)
  *   -d  bandwidth: a distinct receive buffer for each message of a window (test "bandwidth_d")
+ *   -p  latency: each side posts its receive (MPI_Irecv) before the message can come, then
+ *       sends or waits (MPI_Wait), so the message always finds its receive posted (test
+ *       "latency_posted")
  *
  * Note for thread-based runtimes such as loom: every rank runs main() in the same process, so
  * this program keeps all its state in locals and never uses getopt (global optind). */
@@ -51,6 +54,7 @@ struct options {
     int do_lat;
     int do_bw;
     int distinct;
+    int posted;
     size_t max_bytes;
 };
 
@@ -61,6 +65,7 @@ static const char *parse(int argc, char **argv, struct options *o)
     o->runs = 7;
     o->do_lat = o->do_bw = 1;
     o->distinct = 0;
+    o->posted = 0;
     o->max_bytes = (size_t)4 << 20;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -69,6 +74,8 @@ static const char *parse(int argc, char **argv, struct options *o)
             o->runs = 3;
         } else if (strcmp(a, "-d") == 0) {
             o->distinct = 1;
+        } else if (strcmp(a, "-p") == 0) {
+            o->posted = 1;
         } else if (strcmp(a, "-r") == 0 && i + 1 < argc) {
             o->runs = atoi(argv[++i]);
             if (o->runs < 1)
@@ -138,10 +145,22 @@ static long iterations(size_t size, double budget, long lo, long hi)
     return (long)n;
 }
 
-/* One ping-pong round trip; rank 0 starts it. */
-static void round_trip(int rank, void *sbuf, void *rbuf, int n)
+/* One ping-pong round trip; rank 0 starts it. With `posted`, each side's receive is posted
+ * before its peer can send. */
+static void round_trip(int rank, void *sbuf, void *rbuf, int n, int posted)
 {
-    if (rank == 0) {
+    if (posted) {
+        MPI_Request q;
+        MPI_Irecv(rbuf, n, MPI_BYTE, 1 - rank, rank == 0 ? TAG_PONG : TAG_PING, MPI_COMM_WORLD,
+                  &q);
+        if (rank == 0) {
+            MPI_Send(sbuf, n, MPI_BYTE, 1, TAG_PING, MPI_COMM_WORLD);
+            MPI_Wait(&q, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Wait(&q, MPI_STATUS_IGNORE);
+            MPI_Send(sbuf, n, MPI_BYTE, 0, TAG_PONG, MPI_COMM_WORLD);
+        }
+    } else if (rank == 0) {
         MPI_Send(sbuf, n, MPI_BYTE, 1, TAG_PING, MPI_COMM_WORLD);
         MPI_Recv(rbuf, n, MPI_BYTE, 1, TAG_PONG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
@@ -164,20 +183,21 @@ static void latency(int rank, const struct options *o, unsigned char *sbuf, unsi
         /* Check once: rank 0's bytes arrive at rank 1 and rank 1's come back. */
         fill(sbuf, size, rank);
         memset(rbuf, 0xee, size);
-        round_trip(rank, sbuf, rbuf, n);
-        check(rbuf, size, 1 - rank, "latency", rank);
+        round_trip(rank, sbuf, rbuf, n, o->posted);
+        check(rbuf, size, 1 - rank, o->posted ? "latency_posted" : "latency", rank);
 
         for (int r = 0; r < o->runs; r++) {
             for (long i = 0; i < warm; i++)
-                round_trip(rank, sbuf, rbuf, n);
+                round_trip(rank, sbuf, rbuf, n, o->posted);
             double t0 = MPI_Wtime();
             for (long i = 0; i < iters; i++)
-                round_trip(rank, sbuf, rbuf, n);
+                round_trip(rank, sbuf, rbuf, n, o->posted);
             double t1 = MPI_Wtime();
             t[r] = (t1 - t0) / (2.0 * (double)iters) * 1e6;
         }
         if (rank == 0) {
-            printf("latency,%zu,%.4f,us\n", size, median(t, o->runs));
+            printf("%s,%zu,%.4f,us\n", o->posted ? "latency_posted" : "latency", size,
+                   median(t, o->runs));
             fflush(stdout);
         }
     }
@@ -265,7 +285,7 @@ int main(int argc, char **argv)
         bad = "needs 2 ranks (ranks above 1 stay idle)";
     if (bad) {
         if (rank == 0)
-            fprintf(stderr, "pingpong: %s\nusage: pingpong [-q] [-d] [-r RUNS] [-t lat|bw|all] "
+            fprintf(stderr, "pingpong: %s\nusage: pingpong [-q] [-d] [-p] [-r RUNS] [-t lat|bw|all] "
                             "[-m MAXBYTES]\n", bad);
         MPI_Finalize();
         return 2;
