@@ -285,8 +285,8 @@ int main(int argc, char **argv)
         bad = "needs 2 ranks (ranks above 1 stay idle)";
     if (bad) {
         if (rank == 0)
-            fprintf(stderr, "pingpong: %s\nusage: pingpong [-q] [-d] [-p] [-r RUNS] [-t lat|bw|all] "
-                            "[-m MAXBYTES]\n", bad);
+            fprintf(stderr, "pingpong: %s\nusage: pingpong [-q] [-d] [-p] [-r RUNS] "
+                            "[-t lat|bw|all] [-m MAXBYTES]\n", bad);
         MPI_Finalize();
         return 2;
     }

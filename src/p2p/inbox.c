@@ -17,7 +17,8 @@ uint32_t loom__ring_cells = LOOM_RING_MIN;
 
 uint32_t loom__ring_cells_for(int nlocal)
 {
-    uint64_t fit = LOOM_RING_BUDGET / sizeof(struct loom_cell) / (uint64_t)(nlocal > 0 ? nlocal : 1);
+    uint64_t ranks = nlocal > 0 ? (uint64_t)nlocal : 1;
+    uint64_t fit = LOOM_RING_BUDGET / sizeof(struct loom_cell) / ranks;
     uint32_t cells = LOOM_RING_MIN;
     while (cells < LOOM_RING_MAX && (uint64_t)cells * 2 <= fit)
         cells *= 2;
@@ -360,6 +361,8 @@ void loom__inbox_tend(int on)
     /* Only the rank's own thread counts: it is the only writer, so a plain store does (an
      * atomic increment on every wait cost a blocking ping-pong 20 - 30 ns). */
     struct loom_rank *me = poller();
-    if (me && loom__on_rank_thread)
-        loom__store_relaxed(&me->ring_waiting, loom__load_relaxed(&me->ring_waiting) + (on ? 1 : -1));
+    if (me && loom__on_rank_thread) {
+        int depth = loom__load_relaxed(&me->ring_waiting);
+        loom__store_relaxed(&me->ring_waiting, depth + (on ? 1 : -1));
+    }
 }
