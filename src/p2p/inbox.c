@@ -14,15 +14,26 @@
 
 int loom__p2p_cells = 1;
 uint32_t loom__ring_cells = LOOM_RING_MIN;
+int loom__ring_limit = 1 << 30;
+
+/* The memory of one ring of `cells` cells. */
+static size_t ring_bytes(uint32_t cells)
+{
+    return sizeof(struct loom_ring) + cells * sizeof(struct loom_cell);
+}
 
 uint32_t loom__ring_cells_for(int nlocal)
 {
     uint64_t ranks = nlocal > 0 ? (uint64_t)nlocal : 1;
-    uint64_t fit = LOOM_RING_BUDGET / sizeof(struct loom_cell) / ranks;
     uint32_t cells = LOOM_RING_MIN;
-    while (cells < LOOM_RING_MAX && (uint64_t)cells * 2 <= fit)
+    while (cells < LOOM_RING_MAX && ranks * ring_bytes(cells * 2) <= LOOM_RING_BUDGET)
         cells *= 2;
     return cells;
+}
+
+int loom__ring_limit_for(uint32_t cells)
+{
+    return (int)(LOOM_RING_BUDGET / ring_bytes(cells));
 }
 
 struct loom_inbox *loom__inboxes; /* [nranks]; the pointer is read-only while ranks run */
@@ -43,6 +54,7 @@ int loom__inbox_job_init(void)
 {
     int nranks = loom__job.nlocal;
     loom__ring_cells = loom__ring_cells_for(nranks);
+    loom__ring_limit = loom__ring_limit_for(loom__ring_cells);
     loom__inboxes = aligned_alloc(64, sizeof *loom__inboxes * (size_t)nranks);
     if (!loom__inboxes)
         return LOOM_ERR_NOMEM;
@@ -75,9 +87,15 @@ void loom__inbox_job_fini(void)
     inbox_ranks = 0;
 }
 
+/* The ring from `from` to `dest`, made now (or by another thread of the sender meanwhile), or
+ * NULL: no memory, or dest has its loom__ring_limit rings already (the pair then goes without:
+ * its messages take the sender-matched path; two racing senders may pass the limit by one). */
 static struct loom_ring *ring_make(int from, int dest)
 {
-    size_t bytes = sizeof(struct loom_ring) + loom__ring_cells * sizeof(struct loom_cell);
+    struct loom_inbox *b = &loom__inboxes[dest - loom__job.first];
+    if (loom__load_relaxed(&b->nactive) >= loom__ring_limit)
+        return loom__ring_of(from, dest); /* another thread of the sender may have made it */
+    size_t bytes = ring_bytes(loom__ring_cells);
     struct loom_ring *g = aligned_alloc(64, bytes);
     if (!g)
         return NULL;
@@ -87,7 +105,6 @@ static struct loom_ring *ring_make(int from, int dest)
     atomic_init(&g->cons.tail, 0);
     for (unsigned i = 0; i < loom__ring_cells; i++)
         atomic_init(&g->cells[i].seq, 0);
-    struct loom_inbox *b = &loom__inboxes[dest - loom__job.first];
     struct loom_ring *expected = NULL;
     if (!loom__cas_acq_rel(&b->from[from - loom__job.first], &expected, g)) {
         free(g); /* another thread of the sender made it first */

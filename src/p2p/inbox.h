@@ -55,8 +55,9 @@ struct loom_datatype;
  * small, since a pair that ever sent a small message keeps its ring. */
 #define LOOM_RING_MIN 16
 #define LOOM_RING_MAX 64
-/* The bytes of rings one rank may receive through when every other rank of its node process
- * sends to it: what sizes the rings (loom__inbox_job_init). */
+/* The bytes of the rings one rank receives through: what sizes the rings and bounds how many
+ * a rank may have (loom__inbox_job_init), so that their memory grows with the ranks, not
+ * with their pairs. */
 #define LOOM_RING_BUDGET (256u * 1024u)
 
 struct loom_cell {
@@ -71,12 +72,16 @@ _Static_assert(sizeof(struct loom_cell) == 64 && sizeof(uint32_t) + LOOM_CELL_MO
                "a continuation cell is its sequence word and LOOM_CELL_MORE bytes");
 _Static_assert(LOOM_CELL_SPAN <= LOOM_RING_MIN, "a message fits in an empty ring");
 
-/* The cells of every ring: LOOM_RING_BUDGET over the node process's ranks, rounded down to a
- * power of two within [LOOM_RING_MIN, LOOM_RING_MAX] (64 up to 64 ranks, 16 from 256 on).
- * Set by loom__inbox_job_init before any rank runs; read-only afterwards. */
+/* The cells of every ring: the most of 16, 32, 64 with which a ring from every rank of the node
+ * process fits in LOOM_RING_BUDGET (64 up to 62 ranks, 32 up to 120, else 16); and the rings a
+ * rank may receive through: as many as fit in LOOM_RING_BUDGET (62, 120, 227). A sender that
+ * would make a ring past that limit sends the way larger messages go (p2p.h). Set by
+ * loom__inbox_job_init before any rank runs; read-only afterwards. */
 extern uint32_t loom__ring_cells;
-/* That rule, for nlocal ranks. */
+extern int loom__ring_limit;
+/* Those rules: the cells for nlocal ranks; the rings per rank for rings of `cells` cells. */
 uint32_t loom__ring_cells_for(int nlocal);
+int loom__ring_limit_for(uint32_t cells);
 
 /* The cells a message of `bytes` takes (1 .. LOOM_CELL_SPAN for bytes <= LOOM_CELL_MAX). */
 static inline uint32_t loom__cell_count(size_t bytes)

@@ -7,8 +7,8 @@
  *     same and mixed tags, received after a barrier, after a marker, with no sync at all, by
  *     specific / ANY_TAG / ANY_SOURCE, blocking, nonblocking, persistent, probed receives,
  *     and with every receive posted first;
- *  2. more than 16 unreceived small messages of one cell and of several (the ring fills: its
- *     sender drains it), with
+ *  2. more unreceived small messages of one cell and of several than a ring holds (100: the
+ *     ring fills, its sender waits or drains it), with
  *     MPI_ERR_TRUNCATE on some receives (status filled, nothing written past the buffer),
  *     a marker on another communicator, and many senders to one receiver;
  *  3. probes (Iprobe, Probe, Improbe+Mrecv, Mprobe+Imrecv) see cells with their count; a
@@ -896,16 +896,17 @@ static void sec_comm_free(const struct env *e)
         if (d != MPI_COMM_NULL)
             OK(MPI_Comm_free(&d));
     }
-    /* the world still works: a full ring each way */
+    /* the world still works: a full ring each way (100 messages: more than 64 cells) */
     OK(MPI_Barrier(MPI_COMM_WORLD));
-    for (int i = 0; i < 40; i++) {
-        p2p_fill(sbuf, (size_t)i, mid(5, 63, rank, i));
-        OK(MPI_Send(sbuf, i, MPI_BYTE, peer, 6, MPI_COMM_WORLD));
+    for (int i = 0; i < 100; i++) {
+        p2p_fill(sbuf, (size_t)(i % 41), mid(5, 63, rank, i));
+        OK(MPI_Send(sbuf, i % 41, MPI_BYTE, peer, 6, MPI_COMM_WORLD));
     }
-    for (int i = 0; i < 40; i++) {
-        prep(rbuf, (size_t)i);
+    for (int i = 0; i < 100; i++) {
+        prep(rbuf, (size_t)(i % 41));
         OK(MPI_Recv(rbuf, 40, MPI_BYTE, peer, 6, MPI_COMM_WORLD, &st));
-        expect(e, "after comm free", i, rbuf, &st, peer, 6, (size_t)i, mid(5, 63, peer, i));
+        expect(e, "after comm free", i, rbuf, &st, peer, 6, (size_t)(i % 41),
+               mid(5, 63, peer, i));
     }
     OK(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st));
     CHECK_INT(flag, 0);
@@ -915,6 +916,8 @@ static void sec_comm_free(const struct env *e)
 /* ---------------------------------------------------------------------------------------- */
 /* 6. messages to oneself */
 
+#define NSELF 150
+
 static void sec_self(const struct env *e)
 {
     int rank = e->rank, flag;
@@ -922,8 +925,9 @@ static void sec_self(const struct env *e)
     MPI_Status st;
     MPI_Request r, r2;
 
-    /* 40 small ones, alternately on MPI_COMM_WORLD and MPI_COMM_SELF: the self ring fills */
-    for (int i = 0; i < 40; i++) {
+    /* NSELF small ones, alternately on MPI_COMM_WORLD and MPI_COMM_SELF: more than the largest
+     * ring holds (64 cells), so the self ring fills */
+    for (int i = 0; i < NSELF; i++) {
         size_t len = (size_t)((i * 3) % 41);
         p2p_fill(sbuf, len, mid(6, 0, rank, i));
         if (i % 2)
@@ -931,7 +935,7 @@ static void sec_self(const struct env *e)
         else
             OK(MPI_Send(sbuf, (int)len, MPI_BYTE, rank, i % 3, MPI_COMM_WORLD));
     }
-    for (int i = 0; i < 40; i += 2) { /* world ones first */
+    for (int i = 0; i < NSELF; i += 2) { /* world ones first */
         size_t len = (size_t)((i * 3) % 41);
         prep(rbuf, len);
         if (i % 4)
@@ -944,7 +948,7 @@ static void sec_self(const struct env *e)
     }
     OK(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st));
     CHECK_INT(flag, 0);
-    for (int i = 1; i < 40; i += 2) {
+    for (int i = 1; i < NSELF; i += 2) {
         size_t len = (size_t)((i * 3) % 41);
         prep(rbuf, len);
         if (i % 4 == 1)

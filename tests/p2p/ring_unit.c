@@ -30,13 +30,21 @@ static struct loom_ring *ring_new(void)
     return g;
 }
 
-/* The size rule: LOOM_RING_BUDGET (256 KiB) over the ranks, a power of two in [16, 64]. */
+/* The size rules: the most of 16, 32, 64 cells with which a ring from every rank fits in
+ * LOOM_RING_BUDGET (256 KiB; a ring is 128 bytes and its cells); the rings a rank may have, as
+ * many as fit in it, never fewer than the other ranks when the cells are above 16. */
 static void ring_sizes(void)
 {
-    const int nlocal[] = {1, 2, 16, 64, 65, 128, 129, 256, 1024, 4096};
-    const int cells[] = {64, 64, 64, 64, 32, 32, 16, 16, 16, 16};
-    for (size_t i = 0; i < sizeof nlocal / sizeof nlocal[0]; i++)
+    const int nlocal[] = {1, 2, 16, 62, 63, 64, 120, 121, 256, 1024, 4096};
+    const int cells[] = {64, 64, 64, 64, 32, 32, 32, 16, 16, 16, 16};
+    for (size_t i = 0; i < sizeof nlocal / sizeof nlocal[0]; i++) {
         CHECK_INT((int)loom__ring_cells_for(nlocal[i]), cells[i]);
+        if (cells[i] > 16)
+            CHECK(loom__ring_limit_for(cells[i]) >= nlocal[i]);
+    }
+    CHECK_INT(loom__ring_limit_for(64), 62);
+    CHECK_INT(loom__ring_limit_for(32), 120);
+    CHECK_INT(loom__ring_limit_for(16), 227);
 }
 
 static void copy_sizes(void)
