@@ -348,8 +348,8 @@ int loom__inbox_drain(int dest, int from, struct loom_request *want)
 
 /* The rank whose rings the calling thread polls in its waits: its own rank, unless it is a
  * progress thread. A progress thread would take the cells a blocking receive of its rank is
- * spinning for (they would reach it through the queue, later); a receive they may complete is
- * normally posted, and posted receives get their messages from their senders (p2p.h). */
+ * spinning for (they would reach it through the queue, later). So a small message, posted
+ * receive or not, waits in its ring until a thread of its rank enters MPI (docs/p2p.md). */
 static struct loom_rank *poller(void)
 {
     struct loom_task_worker *w = loom__task_self;

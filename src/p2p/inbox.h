@@ -27,7 +27,8 @@
  *    it has read the cell) has passed it;
  *  - lock order: prod.lock, then cons.lock, then a queue's match lock.
  * Rings are made on a pair's first small message, or by the receiver's first blocking receive
- * from that sender, and live until the job ends. */
+ * from that sender, at most loom__ring_limit per receiver (a pair refused one sends the
+ * sender-matched way), and live until the job ends. */
 #ifndef LOOM_P2P_INBOX_H
 #define LOOM_P2P_INBOX_H
 #include <stdatomic.h>
