@@ -50,11 +50,15 @@ struct loom_rank {
     _Atomic int sessions;          /* sessions of the rank not finalized yet */
     struct loom_event event        /* the rank's doorbell: notified whenever something a wait
                                       of this rank may be waiting for has happened; on a line
-                                      of its own, since every sender reads it and the rank
-                                      writes its other fields (its worker) as it waits */
+                                      of its own (the next field starts a new one: the
+                                      alignment of the event alone left the fields after it on
+                                      its line), since every sender reads it and the rank
+                                      writes its other fields (its worker, its request cache)
+                                      as it waits */
         __attribute__((aligned(64)));
     /* Per-rank state of the upper layers, set at MPI_Init by those layers; own thread. */
-    struct loom_comm *world;       /* this rank's MPI_COMM_WORLD */
+    struct loom_comm *world        /* this rank's MPI_COMM_WORLD */
+        __attribute__((aligned(64)));
     struct loom_comm *self;        /* this rank's MPI_COMM_SELF */
     void *_Atomic p2p;             /* the rank's buffer owner, struct loom_bsend
                                       (p2p/bsend.c): installed once by a compare-and-swap
