@@ -23,9 +23,14 @@
  * from 1 KiB up. Output: '#' comments, a header `test,bytes,value,unit`, one CSV line per
  * test and size.
  *
- * Usage: memcpy_ceiling [-q] [-r RUNS] [-m MAXBYTES] [-c CPU_A,CPU_B]
+ * Usage: memcpy_ceiling [-q] [-p] [-r RUNS] [-m MAXBYTES] [-c CPU_A,CPU_B]
  *   The two CPUs default to the first two allowed CPUs that sit on different cores
- *   (from /sys/devices/system/cpu/cpuN/topology). */
+ *   (from /sys/devices/system/cpu/cpuN/topology).
+ *   -p  phase probe: latency_floor at 0 B only, 5 short runs (a few milliseconds). A virtual
+ *       machine's host may move its vCPUs between placements (a core's two threads, one core
+ *       complex, two) from one minute to the next, and every runtime's small-message figures
+ *       move with the core-to-core latency; bench/run.py runs the probe before and after each
+ *       MPI run, so that a report compares runs made in the same phase. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -281,10 +286,16 @@ int main(int argc, char **argv)
     s.max_bytes = (size_t)4 << 20;
     s.runs = 7;
     s.cpu_a = s.cpu_b = -1;
+    int probe = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-q") == 0) {
             s.quick = 1;
             s.runs = 3;
+        } else if (strcmp(argv[i], "-p") == 0) {
+            probe = 1;
+            s.quick = 1;
+            s.runs = 5;
+            s.max_bytes = 0;
         } else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
             s.runs = atoi(argv[++i]);
         } else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
@@ -295,11 +306,11 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else {
-            fprintf(stderr, "usage: memcpy_ceiling [-q] [-r RUNS] [-m MAXBYTES] [-c A,B]\n");
+            fprintf(stderr, "usage: memcpy_ceiling [-q] [-p] [-r RUNS] [-m MAXBYTES] [-c A,B]\n");
             return 2;
         }
     }
-    if (s.runs < 1 || s.max_bytes < 1) {
+    if (s.runs < 1 || (s.max_bytes < 1 && !probe)) {
         fprintf(stderr, "memcpy_ceiling: -r and -m take positive numbers\n");
         return 2;
     }
@@ -309,7 +320,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "memcpy_ceiling: needs two CPUs on different cores\n");
         return 2;
     }
-    size_t cap = (s.max_bytes + 4095) & ~(size_t)4095;
+    size_t cap = (s.max_bytes + 4096) & ~(size_t)4095; /* never 0: aligned_alloc(.., 0) */
     s.src = aligned_alloc(4096, cap);
     s.dst = aligned_alloc(4096, cap);
     s.own = aligned_alloc(4096, cap);
@@ -329,12 +340,15 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     pthread_t ta, tb;
-    if (pthread_create(&ta, NULL, writer, &s) != 0 || pthread_create(&tb, NULL, copier, &s) != 0) {
-        fprintf(stderr, "memcpy_ceiling: cannot start threads\n");
-        return 1;
+    if (!probe) {
+        if (pthread_create(&ta, NULL, writer, &s) != 0 ||
+            pthread_create(&tb, NULL, copier, &s) != 0) {
+            fprintf(stderr, "memcpy_ceiling: cannot start threads\n");
+            return 1;
+        }
+        pthread_join(ta, NULL);
+        pthread_join(tb, NULL);
     }
-    pthread_join(ta, NULL);
-    pthread_join(tb, NULL);
 
     /* latency_floor, with a fresh pair of threads on the same CPUs. */
     s.a_src = aligned_alloc(4096, cap);

@@ -565,6 +565,40 @@ def run_one(cmd, env_extra, timeout, rawlog):
     return rc, out, err, wall, others
 
 
+PROBE = 'memcpy_ceiling'   # built in every invocation; `-p` is the phase probe
+PHASE_SPREAD = 1.25       # probes of two runs this close (max / min) put them in one phase
+
+
+def probe_phase(exe, timeout=10):
+    """The machine's core-to-core latency now, in ns (`memcpy_ceiling -p`: its 0 B one-flag
+    ping-pong, a few milliseconds), or None if it cannot say. A virtual machine's host moves
+    its vCPUs between placements from one minute to the next, and small-message figures move
+    with this number by a factor of 3 to 6: runs compared across phases compare placements."""
+    if exe is None:
+        return None
+    try:
+        p = subprocess.run([str(exe), '-p'], capture_output=True, text=True, timeout=timeout)
+    except (subprocess.TimeoutExpired, OSError):
+        return None
+    data, _, _ = parse_csv(p.stdout) if p.returncode == 0 else ({}, {}, [])
+    v = data.get('latency_floor', {}).get(0)
+    return None if v is None else v * 1000.0
+
+
+def same_phase(*runs):
+    """True if every probe of these runs (before and after each) is known and within
+    PHASE_SPREAD of the others: the runs were all made in one phase of the machine."""
+    probes = [v for r in runs for v in (r or {}).get('probe', (None, None))]
+    if not probes or any(v is None or v <= 0 for v in probes):
+        return False
+    return max(probes) / min(probes) <= PHASE_SPREAD
+
+
+def fmt_probe(r):
+    pb, pa = (r or {}).get('probe', (None, None))
+    return '–' if pb is None or pa is None else f'{pb:.0f} / {pa:.0f}'
+
+
 def parse_csv(text):
     """Returns ({test: {bytes: value}}, {test: unit}, [comment lines])."""
     data, units, notes = {}, {}, []
@@ -789,11 +823,23 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
                 if ref is None:
                     continue   # that peer was not run
                 ok = None if r is None else (r <= thr if rel == '<=' else r >= thr)
+                same = '–'
+                if against != CEILING:
+                    pr, n = same_phase_ratio(name, prog, runs, test, b, s, against, peers)
+                    same = f'{fmt_ratio(pr)} ({n} rounds)' if n else 'no round'
                 rows.append(f'| {text} (ratio {rel} {thr}) | {labels[s]} | {fmt_ratio(r)}{which} | '
-                            + ('–' if ok is None else 'yes' if ok else '**no**') + ' |')
+                            + ('–' if ok is None else 'yes' if ok else '**no**')
+                            + f' | {same} |')
     if rows:
-        md += ['## Goals', '', '| goal | runtime | measured ratio | met? |',
-               '|---|---|---:|---|'] + rows + ['']
+        md += ['## Goals', '',
+               'The measured ratio is of the medians over rounds. The same-phase ratio is the '
+               'median of the per-round ratios over the rounds whose two runs were made in one '
+               'phase of the machine (the probes before and after each run agree, see the '
+               'round-by-round tables): on a virtual machine whose core-to-core latency moves '
+               'between placements, it is the one that compares runtimes rather than '
+               'placements.', '',
+               '| goal | runtime | measured ratio | met? | same-phase ratio |',
+               '|---|---|---:|---|---:|'] + rows + ['']
         md += goal_rounds(name, prog, goals, subjects, labels, runs, units)
 
     md += ['## Runs', '',
@@ -801,14 +847,15 @@ def write_report(name, args, runtimes, final, units, notes, ceiling, cunits, run
            'from /proc/stat minus the run\'s own CPU time). A run with others above '
            f'{QUIET} is disturbed (⚠); when a runtime has quiet runs, only those count '
            '(column "used").', '',
-           '| round | runtime | rc | wall (s) | others (cores) | used |',
-           '|---:|---|---:|---:|---:|---|']
+           '| round | runtime | rc | wall (s) | others (cores) | used | probe before / after (ns) |',
+           '|---:|---|---:|---:|---:|---|---:|']
     for r in runs:
         if r['program'] in (name, prog.get('reference')):
             flag = ' ⚠' if r['others'] > QUIET else ''
             md.append(f'| {r["round"]} | {labels.get(r["runtime"], r["runtime"])} '
                       f'({r["program"]}) | {r["rc"]} | {r["wall"]:.1f} | '
-                      f'{r["others"]:.2f}{flag} | {"yes" if r.get("used") else "no"} |')
+                      f'{r["others"]:.2f}{flag} | {"yes" if r.get("used") else "no"} | '
+                      f'{fmt_probe(r)} |')
     md.append('')
     (out / f'{name}.md').write_text(report_text(md))
     log(f'wrote {out / (name + ".md")} and {out / (name + ".csv")}')
@@ -830,12 +877,6 @@ def goal_rounds(name, prog, goals, subjects, labels, runs, units):
     same round: a virtual machine's speed changes from one minute to the next (the floor
     column shows it), so a round of loom and a round of its peer can fall in different
     phases; the per-round ratios show how much the goal's ratio depends on that."""
-    def value(program, rt, rnd, test, b):
-        for r in runs:
-            if (r['program'], r['runtime'], r['round']) == (program, rt, rnd) and 'data' in r:
-                return r['data'].get(test, {}).get(b)
-        return None
-
     rounds = sorted({r['round'] for r in runs if r['program'] == name})
     ref = prog.get('reference')
     peers = [rt for rt in labels if rt not in subjects]
@@ -848,27 +889,73 @@ def goal_rounds(name, prog, goals, subjects, labels, runs, units):
                   else labels.get(against, against))
         for s in subjects:
             unit = units.get(s, {}).get(test, '')
-            head = ['round', labels[s], alabel, f'{labels[s]}/{alabel}']
+            head = ['round', labels[s], alabel, f'{labels[s]}/{alabel}',
+                    f'probe {labels[s]} (ns)', f'probe {alabel} (ns)']
             if cref:
                 head.append(cname)
-            lines = []
-            for rnd in rounds:
-                a = value(name, s, rnd, test, b)
-                if against == BEST_PEER:   # the better peer of this round
-                    p = best_peer(prog, test, {rt: value(name, rt, rnd, test, b)
-                                               for rt in peers})[0]
-                else:
-                    p = value(name, against, rnd, test, b)
+            lines, paired = [], []
+            for rnd, a, p, ra, rp in round_pairs(name, prog, runs, rounds, test, b, s,
+                                                 against, peers):
                 if a is None and p is None:
                     continue
-                row = [str(rnd), fmt_val(a, unit), fmt_val(p, unit), fmt_ratio(ratio(a, p))]
+                one = same_phase(ra, rp)
+                if one and ratio(a, p) is not None:
+                    paired.append(ratio(a, p))
+                row = [str(rnd), fmt_val(a, unit), fmt_val(p, unit),
+                       fmt_ratio(ratio(a, p)) + ('' if one else ' ≠'),
+                       fmt_probe(ra), fmt_probe(rp)]
                 if cref:
-                    row.append(fmt_val(value(ref, CEILING, rnd, cref, b), unit))
+                    row.append(fmt_val(run_value(runs, ref, CEILING, rnd, cref, b), unit))
                 lines.append('| ' + ' | '.join(row) + ' |')
             if lines:
                 md += [f'Round by round: {text} ({labels[s]}; {unit})', '',
-                       '| ' + ' | '.join(head) + ' |', '|' + '---:|' * len(head)] + lines + ['']
+                       '| ' + ' | '.join(head) + ' |', '|' + '---:|' * len(head)] + lines
+                md += ['', f'Rounds whose two runs were in one phase of the machine (every '
+                       f'probe within {PHASE_SPREAD}x of the others; ≠ marks the others): '
+                       f'{len(paired)} of {len(lines)}'
+                       + (f', median ratio {fmt_ratio(statistics.median(paired))}.' if paired
+                          else '.'), '']
     return md
+
+
+def run_of(runs, program, rt, rnd):
+    """The record of one run (program, runtime, round) that produced data, or None."""
+    for r in runs:
+        if (r['program'], r['runtime'], r['round']) == (program, rt, rnd) and 'data' in r:
+            return r
+    return None
+
+
+def run_value(runs, program, rt, rnd, test, b):
+    r = run_of(runs, program, rt, rnd)
+    return None if r is None else r['data'].get(test, {}).get(b)
+
+
+def round_pairs(name, prog, runs, rounds, test, b, subject, against, peers):
+    """Per round: (round, subject's value, the other's value, subject's run, other's run),
+    the other being `against` or, for BEST_PEER, the better peer of that round."""
+    out = []
+    for rnd in rounds:
+        a = run_value(runs, name, subject, rnd, test, b)
+        if against == BEST_PEER:
+            other = best_peer(prog, test, {rt: run_value(runs, name, rt, rnd, test, b)
+                                           for rt in peers})[1]
+        else:
+            other = against
+        p = run_value(runs, name, other, rnd, test, b) if other else None
+        out.append((rnd, a, p, run_of(runs, name, subject, rnd),
+                    run_of(runs, name, other, rnd) if other else None))
+    return out
+
+
+def same_phase_ratio(name, prog, runs, test, b, subject, against, peers):
+    """(median of the per-round ratios over the rounds whose two runs were in one phase, how
+    many such rounds); (None, 0) when there are none."""
+    rounds = sorted({r['round'] for r in runs if r['program'] == name})
+    rs = [ratio(a, p) for _, a, p, ra, rp in round_pairs(name, prog, runs, rounds, test, b,
+                                                         subject, against, peers)
+          if same_phase(ra, rp) and ratio(a, p) is not None]
+    return (statistics.median(rs), len(rs)) if rs else (None, 0)
 
 
 def combine_rounds(rounds, pick):
@@ -1032,7 +1119,8 @@ def main():
         setup_loom(args, info)
     refs = [] if args.no_ceiling else sorted({PROGRAMS[p]['reference'] for p in programs
                                               if PROGRAMS[p].get('reference')})
-    exes = build_all(refs + programs, runtimes, tmp, info)
+    exes = build_all(sorted(set(refs) | {PROBE}) + programs, runtimes, tmp, info)
+    probe_exe = exes.get((PROBE, CEILING))
     versions = runtime_versions(runtimes)
 
     # results[(program, runtime)] = list over rounds of {test: {bytes: value}}
@@ -1054,10 +1142,12 @@ def main():
                        | variant_env(rt))
             before = wait_quiet(args.wait_idle)
             tag = f'{prog_name}.{rt.replace(" ", "_").replace("=", "-")}.{rnd}'
+            phase = probe_phase(probe_exe) if rt != CEILING else None
             rc, so, se, wall, others = run_one(cmd, env, args.timeout,
                                                tmp / 'raw' / f'{tag}.log')
             runs.append({'program': prog_name, 'runtime': rt, 'round': rnd, 'rc': rc,
-                         'wall': wall, 'others': max(others, 0.0), 'before': before})
+                         'wall': wall, 'others': max(others, 0.0), 'before': before,
+                         'probe': (phase, probe_phase(probe_exe) if rt != CEILING else None)})
             if rc != 0:
                 failed = True
                 log(f'{prog_name} on {rt} failed (rc {rc}); see {tmp / "raw" / (tag + ".log")}')
