@@ -242,6 +242,20 @@ static void *floor_thread(void *arg)
     return NULL;
 }
 
+/* Runs a(arg_a) and b(arg_b) in two threads until both return; 0, or 1 if they could not
+ * start (said on stderr). */
+static int run_pair(void *(*a)(void *), void *arg_a, void *(*b)(void *), void *arg_b)
+{
+    pthread_t ta, tb;
+    if (pthread_create(&ta, NULL, a, arg_a) != 0 || pthread_create(&tb, NULL, b, arg_b) != 0) {
+        fprintf(stderr, "memcpy_ceiling: cannot start threads\n");
+        return 1;
+    }
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    return 0;
+}
+
 /* The first two allowed CPUs on different cores (package_id, core_id); -1 if none. */
 static void pick_cpus(int *a, int *b)
 {
@@ -339,16 +353,8 @@ int main(int argc, char **argv)
     printf("test,bytes,value,unit\n");
     fflush(stdout);
 
-    pthread_t ta, tb;
-    if (!probe) {
-        if (pthread_create(&ta, NULL, writer, &s) != 0 ||
-            pthread_create(&tb, NULL, copier, &s) != 0) {
-            fprintf(stderr, "memcpy_ceiling: cannot start threads\n");
-            return 1;
-        }
-        pthread_join(ta, NULL);
-        pthread_join(tb, NULL);
-    }
+    if (!probe && run_pair(writer, &s, copier, &s) != 0)
+        return 1;
 
     /* latency_floor, with a fresh pair of threads on the same CPUs. */
     s.a_src = aligned_alloc(4096, cap);
@@ -366,13 +372,8 @@ int main(int argc, char **argv)
     atomic_init(&s.ping, 0);
     atomic_init(&s.pong, 0);
     struct floor_arg fa = {&s, 0}, fb = {&s, 1};
-    if (pthread_create(&ta, NULL, floor_thread, &fa) != 0 ||
-        pthread_create(&tb, NULL, floor_thread, &fb) != 0) {
-        fprintf(stderr, "memcpy_ceiling: cannot start threads\n");
+    if (run_pair(floor_thread, &fa, floor_thread, &fb) != 0)
         return 1;
-    }
-    pthread_join(ta, NULL);
-    pthread_join(tb, NULL);
     free(s.a_src);
     free(s.a_dst);
     free(s.b_src);
