@@ -334,7 +334,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "memcpy_ceiling: needs two CPUs on different cores\n");
         return 2;
     }
-    size_t cap = (s.max_bytes + 4096) & ~(size_t)4095; /* never 0: aligned_alloc(.., 0) */
+    /* whole pages, and one at least (the probe's 0 B: aligned_alloc(.., 0) may give NULL) */
+    size_t cap = s.max_bytes ? (s.max_bytes + 4095) & ~(size_t)4095 : 4096;
     s.src = aligned_alloc(4096, cap);
     s.dst = aligned_alloc(4096, cap);
     s.own = aligned_alloc(4096, cap);

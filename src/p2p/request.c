@@ -11,16 +11,16 @@
 #include "p2p/request.h"
 #include "task/task.h"
 
-/* A heap request (taken from the freed ones, mostly): every field, one by one, rather than a
- * memset of the whole. Compilers turn a memset of a known size of this order into `rep stos`,
- * whose start-up cost was most of the time a window of nonblocking sends spent making its
- * requests (docs/p2p.md, "Message rate"). A field added to struct loom_request is set here
+/* A heap request (taken from the freed ones, mostly), of the calling rank: every field, one by
+ * one, rather than a memset of the whole. Compilers turn a memset of a known size of this
+ * order into `rep stos`, whose start-up cost was most of the time a window of nonblocking
+ * sends spent making its requests (docs/p2p.md, "Message rate"). A field added to struct loom_request is set here
  * too (tests/p2p/request_init.c checks that every byte but padding is written). */
-static void request_init(struct loom_request *r, enum loom_req_kind kind, int heap)
+static void request_init(struct loom_request *r, enum loom_req_kind kind)
 {
     loom__object_init(&r->obj, LOOM_MAGIC_REQUEST);
     r->kind = (uint8_t)kind;
-    r->heap = (uint8_t)heap;
+    r->heap = 1;
     r->persistent = 0;
     r->active = 0;
     r->mode = 0;
@@ -165,7 +165,7 @@ struct loom_request *loom__req_new(enum loom_req_kind kind)
     if (r == NULL)
         r = malloc(sizeof *r);
     if (r)
-        request_init(r, kind, 1);
+        request_init(r, kind);
     return r;
 }
 
