@@ -223,12 +223,16 @@ int loom__task_submit(struct loom_task *t)
                                                  memory_order_acq_rel, memory_order_relaxed))
         return -1;
     atomic_store_explicit(&t->cancel, 0, memory_order_relaxed);
+    loom__task_publish(&e->q[t->queue], t);
+    return 0;
+}
+
+void loom__task_publish(struct loom_task_queue *q, struct loom_task *t)
+{
     /* Once enqueued, the task may be taken, run and freed by another worker at once: read
      * what the wake-up needs first, and never touch t afterwards. */
-    int qi = t->queue, strict = t->strict;
-    struct loom_task_queue *q = &e->q[qi];
+    int qi = (int)(q - loom__task_engine.q), strict = t->strict;
     loom__task_enqueue(q, t);
     atomic_thread_fence(memory_order_seq_cst); /* see wake() */
     wake(qi, strict);
-    return 0;
 }

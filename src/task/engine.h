@@ -58,4 +58,10 @@ enum { LOOM_KEEPER_NONE = -1, LOOM_KEEPER_SHARED = -2 };
 
 /* Append t to q and count it (takes q's lock). */
 void loom__task_enqueue(struct loom_task_queue *q, struct loom_task *t);
+/* Enqueue t on q and wake the sleeping workers that may run it: every time a task becomes
+ * visible on a queue, its first submission or a repeat task's return to its queue. The
+ * latter matters as much: while a repeat task runs it is on no queue and counted nowhere
+ * (keypoint.c, running), so another worker of its rank may look, find nothing and sleep; a
+ * return without a wake-up would then leave the task to nobody once its runner leaves MPI. */
+void loom__task_publish(struct loom_task_queue *q, struct loom_task *t);
 #endif

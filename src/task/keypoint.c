@@ -116,7 +116,7 @@ static void run(struct loom_task_worker *w, struct loom_task_queue *q, struct lo
         return;
     }
     loom__store_relaxed(&t->state, LOOM_TASK_QUEUED);
-    loom__task_enqueue(q, t);
+    loom__task_publish(q, t); /* with a wake-up: a worker may have slept while t ran here */
 }
 
 int loom__task_keypoint(void)

@@ -1,0 +1,123 @@
+/* No lost wake-up when a repeat task goes back to its queue. A rank with two threads inside
+ * MPI: one of them (the runner) takes a repeat task at a keypoint; while it runs, the other
+ * (the sleeper) looks for work, finds its queue empty (a repeat task that runs is counted
+ * nowhere: a poller says nothing about when it will end) and goes to sleep on the rank's
+ * event. The task returns LOOM_TASK_AGAIN and is queued again: that must wake the sleeper as
+ * a submission would, or nobody runs the task again once the runner leaves MPI (a persistent
+ * neighbor collective hung so under MPI_THREAD_MULTIPLE, both threads waiting for it).
+ *
+ * Workers, all of rank 0 and homed on core 0's queue, sleeping on one event: the registered
+ * rank worker (the main thread, which then only watches, as a rank thread in pthread_join
+ * does) and two helpers (loom__task_worker_init, core/thread_worker.c): the runner and the
+ * sleeper. Checked every round: the requeue bumped the event's sequence (a notify found the
+ * sleeper), and the sleeper ran the task's second run. The runner lets the task return only
+ * once the sleeper has looked for work and found none, so that the sleeper's only way out is
+ * a notify: without the wake-up the first check fails in the first round. */
+#include <pthread.h>
+#include "core/atomic.h"
+#include "task_test.h"
+
+#define ROUNDS 2000
+
+static struct loom_topo *topo;
+static struct loom_event ev = LOOM_EVENT_INIT;
+static struct loom_task task;
+static int home;
+static _Atomic int runs;      /* runs of the task, over all rounds */
+static _Atomic int sleeping;  /* the event's sequence when the sleeper was bound to sleep */
+static _Atomic int round_now; /* the round the sleeper waits in */
+static _Atomic int looked;    /* the last round in which the sleeper looked, found no work */
+
+/* The wait's has-work look, watched: when it finds nothing the sleeper is bound to sleep
+ * until the event's sequence moves (it read the sequence before it looked). */
+static int watched_has_work(void)
+{
+    int w = loom__task_work_visible();
+    if (w == LOOM_WORK_NONE)
+        loom__store_release(&looked, loom__load_acquire(&round_now));
+    return w;
+}
+
+/* First run of a round (by the runner): wait until the sleeper has looked for work and found
+ * none, then ask to run again. Second run (by the sleeper, once woken): done. */
+static int poll_twice(struct loom_task *t)
+{
+    (void)t;
+    int n = loom__fetch_add_acq_rel(&runs, 1) + 1;
+    if (n % 2 == 0)
+        return LOOM_TASK_DONE;
+    pass(2); /* the sleeper may look now: the task is off its queue */
+    while (loom__load_acquire(&looked) != (n + 1) / 2)
+        ;
+    loom__store_release(&sleeping, (int)loom__load_seq_cst(&ev.seq));
+    return LOOM_TASK_AGAIN;
+}
+
+static int second_run_done(void *arg)
+{
+    return loom__load_acquire(&runs) >= 2 * (int)(long)arg;
+}
+
+static struct loom_task_worker helpers[2]; /* the runner's, the sleeper's */
+
+static void helper(int i)
+{
+    loom__task_worker_init(&helpers[i], home, 0, 0, &ev);
+    loom__task_self = &helpers[i];
+}
+
+static void *runner(void *arg)
+{
+    (void)arg;
+    helper(0);
+    for (int i = 1; i <= ROUNDS; i++) {
+        turn(1);
+        EXPECT_EQ(loom__task_keypoint(), 1); /* the first run, then the requeue */
+        EXPECT_EQ(loom__load_seq_cst(&ev.seq) != (unsigned)loom__load_acquire(&sleeping), 1);
+        pass(3);
+    }
+    return NULL;
+}
+
+static void *sleeper(void *arg)
+{
+    (void)arg;
+    helper(1);
+    for (long i = 1; i <= ROUNDS; i++) {
+        turn(2);
+        loom__store_release(&round_now, (int)i);
+        loom__wait_until(&ev, second_run_done, (void *)i);
+        turn(3);
+        EXPECT_EQ(loom__load_acquire(&runs), 2 * i);
+        EXPECT_EQ(loom__load_acquire(&task.state), LOOM_TASK_IDLE);
+        pass(4);
+    }
+    return NULL;
+}
+
+int main(void)
+{
+    topo = test_engine(FIG1, 2);
+    loom__wait_spin = 0; /* waits sleep at once (LOOM_SPIN=0 LOOM_YIELD=0) */
+    loom__wait_yield = 0;
+    loom__wait_progress = loom__task_keypoint;
+    loom__wait_has_work = watched_has_work;
+    static struct loom_task_worker rank;
+    loom__task_worker_register(&rank, loom__topo_core_set(topo, 0), 0, 0, &ev);
+    home = rank.home;
+    task = (struct loom_task){.fn = poll_twice, .queue = home, .strict = 1, .repeat = 1};
+    pthread_t r, s;
+    pthread_create(&r, NULL, runner, NULL);
+    pthread_create(&s, NULL, sleeper, NULL);
+    for (int i = 1; i <= ROUNDS; i++) {
+        EXPECT_EQ(loom__task_submit(&task), 0);
+        pass(1);
+        turn(4);
+    }
+    pthread_join(r, NULL);
+    pthread_join(s, NULL);
+    EXPECT_EQ(atomic_load(&runs), 2 * ROUNDS);
+    loom__task_engine_fini();
+    loom__topo_destroy(topo);
+    return 0;
+}
