@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "core/atomic.h"
 #include "core/event.h"
+#include "core/tls.h"
 #include "core/trace.h"
 
 unsigned loom__wait_spin = 200;
@@ -71,6 +72,49 @@ void loom__event_notify(struct loom_event *ev)
     }
 }
 
+/* Yields that are too dear. A yield hands the core to whatever else may run there. When
+ * the ranks outnumber the cores, that is another rank of the job, which gives it back within
+ * microseconds as it enters a wait of its own: yields are the fast way to wait then. When
+ * every rank has a core, what takes it is a thread that computes (another program, a rank's
+ * own OpenMP workers), and it keeps it for a whole scheduler slice: each of the LOOM_YIELD
+ * yields of a wait then costs one. A window of messages between two ranks whose cores two
+ * CPU-bound processes shared ran at 0.01 - 0.03 Mmsg/s, and at 0.1 - 0.4 when its waits went
+ * to sleep instead (a futex sleep is woken by the notify, and the kernel runs a thread it
+ * wakes ahead of one that has used its share). So, when the job does not oversubscribe its
+ * cores (loom__wait_yield_cut, set at start), a yield that kept the thread away longer than
+ * LOOM_YIELD_LONG_NS ends the yields of its wait, and the thread's next LOOM_YIELD_SKIPS
+ * waits sleep without yielding; then it tries a yield again, in case the core is free.
+ * The bound sits between the two cases on any Linux machine: above a futex wake-up
+ * (microseconds, tens on a virtual machine) and below the shortest slice the scheduler gives
+ * (0.75 ms by default); with 64 waits between two tries, a dear yield costs a wait at most a
+ * 64th of a slice. */
+#define LOOM_YIELD_LONG_NS 100000L
+#define LOOM_YIELD_SKIPS 64
+
+int loom__wait_yield_cut;
+_Atomic unsigned long loom__wait_long_yields;
+static LOOM_TLS_FAST unsigned yield_skips; /* the calling thread's waits left without yields */
+
+/* Yield the core; 1 if that kept the thread away longer than LOOM_YIELD_LONG_NS and yields
+ * are to be cut (the thread's next waits skip them). */
+static int yield_was_long(void)
+{
+    if (!loom__wait_yield_cut) {
+        sched_yield();
+        return 0;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    sched_yield();
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    long ns = (t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec);
+    if (ns <= LOOM_YIELD_LONG_NS)
+        return 0;
+    atomic_fetch_add_explicit(&loom__wait_long_yields, 1, memory_order_relaxed);
+    yield_skips = LOOM_YIELD_SKIPS;
+    return 1;
+}
+
 void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
 {
     LOOM_TRACE_WAIT_SCOPE(); /* trace/stats: waiting (progress thread: idle) until return */
@@ -92,8 +136,14 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
             continue;
         }
         if (yields < loom__wait_yield) {
+            if (yields == 0 && yield_skips > 0) { /* yields are dear here: see above */
+                yield_skips--;
+                yields = loom__wait_yield;
+                continue;
+            }
             yields++;
-            sched_yield();
+            if (yield_was_long())
+                yields = loom__wait_yield; /* sleep next */
             continue;
         }
         /* seq is read before announcing ourselves: a notifier that sees us bumps it, so the

@@ -46,6 +46,13 @@ typedef void (*loom_wait_tend_fn)(int on);
 extern loom_wait_tend_fn loom__wait_tend;
 /* Threads asleep (or about to be) in loom__wait_until, over all events. */
 extern _Atomic int loom__event_sleepers_total;
+/* 1 when waits cut their yields once one proves dear (the job does not oversubscribe its
+ * cores: event.c says why); set once at start. */
+extern int loom__wait_yield_cut;
+/* Yields of waits that kept their thread off its core longer than a futex wake-up takes
+ * (another thread computed there): after one, the thread's waits sleep without yielding for
+ * a while (event.c). Counted for tests and statistics; relaxed. */
+extern _Atomic unsigned long loom__wait_long_yields;
 
 /* Wait until cond(arg) returns nonzero. cond must be cheap; it is called from the calling
  * thread only, and never again once it has returned nonzero (so it may take what it found:

@@ -127,6 +127,8 @@ static int setup(int argc, char **argv)
         if (!loom__config_is_set(LOOM_CFG_YIELD))
             loom__wait_yield = 1000;
     }
+    /* Every rank has a core: what takes it during a yield is not a rank (core/event.c). */
+    loom__wait_yield_cut = !j->oversubscribed;
     j->bind_policy = loom__config_str(LOOM_CFG_BIND);
     /* Node processes that share a host would each place their ranks from the first core:
      * unless told otherwise, they leave placement to the operating system. */
