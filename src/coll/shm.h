@@ -22,9 +22,6 @@
 #define LOOM_SHM_MAX_RANKS 64
 /* A bcast of at most this many bytes goes through the root's entry (see `in` below). */
 #define LOOM_SHM_INLINE 2048
-/* `bytes` of an inline buffer when the root's data did not go there (readers read the
- * root's buffer instead). */
-#define LOOM_SHM_NOT_INLINE UINT64_MAX
 
 struct loom_coll_args;
 struct loom_comm;
@@ -33,8 +30,8 @@ struct loom_event;
 struct loom_datatype;
 
 /* One member's entry in a communicator's slot: written only by that member (the owner),
- * read by the others. Its fields share one 32-byte block, so a reader that sees pub change
- * usually finds args in the same cache line; 64 bytes of gap keep every two members' fields
+ * read by the others. pub, the inline marks and args share its first 32 bytes, so a reader
+ * that sees pub change usually finds them in the same cache line; 64 bytes of gap keep every two members' fields
  * on different cache lines whatever the slot's alignment (calloc gives 16 bytes), so a member
  * writing its entry never takes the line another member spins on away from it. Sequence
  * numbers count the shm collectives started on the communicator (every member calls them in
@@ -54,19 +51,23 @@ struct loom_datatype;
  *   data   an extra buffer of the owner for the current collective (a packed copy of its
  *          in-place input), same validity as args.
  *   in     NULL, or two buffers (allocated by the owner at its first small contribution,
- *          freed with the slot) for the owner's small contributions (bcast root, allgather): in
- *          collective s it packs its data into in[(s / 2) & 1] (with `bytes`, or
- *          LOOM_SHM_NOT_INLINE when the data is too large and readers must read its own
- *          buffer) before it publishes s, and then need not wait for its readers before it
- *          returns, as a shared-memory eager send would not. It writes a buffer again (data
- *          or the NOT_INLINE mark) only for collective s + 4 or later, after waiting until
- *          every member's done is at least s: nobody still reads it. Written by the owner,
- *          read after an acquire of pub (a NULL `in` reads as "not inline"). */
+ *          freed with the slot) for the owner's small contributions (bcast root, allgather,
+ *          the inputs of small reduce and allreduce): in collective s it packs its data into
+ *          in[(s / 2) & 1] (with `bytes`) and sets inl[(s / 2) & 1] = s before it publishes
+ *          s, and then need not wait for its readers before it returns, as a shared-memory
+ *          eager send would not. When its data does not go inline (too large, or a type a
+ *          reduction cannot fold from packed) it sets that mark to s + 1 instead, and readers
+ *          read its own buffer. Readers take in[i] as s's data only if inl[i] == s (a mark
+ *          never written, 0, reads as "not inline"). It writes a buffer or its mark again
+ *          only for collective s + 4 or later, after waiting until every member's done is at
+ *          least s: nobody still reads them. Written by the owner, read after an acquire of
+ *          pub; the marks sit beside pub, so "not inline" costs a reader no other line.
+ */
 struct loom_coll_shm_entry {
     _Atomic uint32_t pub;
     _Atomic uint32_t done;
     _Atomic uint32_t trunc;
-    uint32_t pad_;
+    _Atomic uint32_t inl[2];
     const struct loom_coll_args *args;
     const void *data;
     struct loom_coll_shm_inline {
@@ -141,6 +142,16 @@ void loom__shm_wait_all_done_from(struct loom_shm_call *k, uint32_t seq);
 int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
                          const struct loom_datatype *type);
 int loom__shm_inline_mine(struct loom_shm_call *k);
+/* Inline inputs of small reductions (reduce, allreduce), which MPI has every member call with
+ * the same count and type. put_input: as put, up to max bytes (at most LOOM_SHM_INLINE), and
+ * only a type whose packed stream is its layout (dense, at offset 0) goes inline, so that
+ * readers fold straight out of the buffer; any other is marked not inline. input: after r's publication, r's input for the fold: its
+ * inline data, or NULL when r's input is in its own buffer; when r's count or type differs
+ * from ours (erroneous) k->err = MPI_ERR_TRUNCATE and `fallback` comes back instead. */
+int loom__shm_inline_put_input(struct loom_shm_call *k, const void *buf, size_t count,
+                               const struct loom_datatype *type, size_t max);
+const void *loom__shm_inline_input(struct loom_shm_call *k, int r, const void *fallback,
+                                   size_t count, const struct loom_datatype *type);
 int loom__shm_inline_get(struct loom_shm_call *k, int r, void *buf, size_t count,
                          const struct loom_datatype *type);
 /* dst <- src as the dt layer copies (the smaller stream); a larger source sets k->err to

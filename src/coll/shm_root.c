@@ -8,7 +8,9 @@
  *            done (and collects truncation reports).
  *   scatter  every non-root reads its block of the root's sbuf; the root waits likewise.
  *   reduce   small vectors: the root reads everyone's input and folds them in rank order;
- *            each non-root waits for the root's done. Large vectors: the vector is cut in n
+ *            a non-root's input of up to LOOM_SHM_INLINE bytes of a dense type goes through
+ *            its entry (it then returns at once), a larger one is read from its buffer and
+ *            it waits for the root's done. Large vectors: the vector is cut in n
  *            slices and member i folds slice i of every input straight into the root's rbuf
  *            (n members reduce at once); everyone waits for everyone's done.
  * Reductions fold in rank order, x0 op (x1 op (... op x(n-1))), whatever the operation, so
@@ -89,18 +91,23 @@ int loom__shm_reduce(struct loom_shm_call *k, const struct loom_coll_args *a)
         if (!tmp)
             return LOOM_ERR_NOMEM;
     }
-    /* small: only the root reads, and only the non-roots wait for it */
+    /* small: a non-root's input goes inline when it can (then it returns at once); only the
+     * root reads, and only the non-roots whose input it reads in place wait for it */
+    int mine_inline = !sliced && me != root &&
+                      loom__shm_inline_put_input(k, a->sbuf, count, type, LOOM_SHM_INLINE);
     loom__shm_publish(k, a, NULL, !sliced && me == root);
     const void *x[LOOM_SHM_MAX_RANKS];
     if (!sliced) {
         if (me != root) {
             loom__shm_done_quiet(k);
-            loom__shm_wait_done(k, root); /* the root has read our input */
+            if (!mine_inline)
+                loom__shm_wait_done(k, root); /* the root has read our input */
             return 0;
         }
+        const void *own = a->in_place ? a->rbuf : a->sbuf;
         for (int r = 0; r < n; r++) {
-            const struct loom_coll_args *ar = r == me ? a : loom__shm_args(k, r);
-            x[r] = ar->in_place ? ar->rbuf : ar->sbuf;
+            const void *in = r == me ? own : loom__shm_inline_input(k, r, own, count, type);
+            x[r] = in ? in : loom__shm_args(k, r)->sbuf;
         }
         fold(k, x, a->rbuf, a->in_place && root != n - 1 ? tmp : NULL, 0, count, type, a->op);
         loom__shm_done(k);

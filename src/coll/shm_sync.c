@@ -160,11 +160,17 @@ void loom__shm_wait_all_done_from(struct loom_shm_call *k, uint32_t seq)
             wait_flag(k, &k->m->e[r].done, seq);
 }
 
-/* Member r's inline buffer for the current collective; NULL if r has none. */
+/* Member r's inline buffer for the current collective if r put its data there for it, else
+ * NULL. r's mark for this collective's buffer says which: seq when inline, anything else
+ * (seq + 1, an older number, 0 before r's first small contribution) when not. The marks sit
+ * in r's entry beside pub, so a reader learns "not inline" from the line it acquired pub
+ * from, without fetching the buffer's. Read after the acquire of r's pub. */
 static inline struct loom_coll_shm_inline *inline_buf(struct loom_shm_call *k, int r)
 {
-    struct loom_coll_shm_inline *in = k->m->e[r].in;
-    return in ? &in[(k->seq / 2u) & 1u] : NULL;
+    unsigned i = (k->seq / 2u) & 1u;
+    if (loom__load_relaxed(&k->m->e[r].inl[i]) != k->seq)
+        return NULL;
+    return &k->m->e[r].in[i];
 }
 
 void loom__coll_shm_free(struct loom_coll_shm *m, int n)
@@ -173,38 +179,76 @@ void loom__coll_shm_free(struct loom_coll_shm *m, int n)
         free(m->e[r].in);
 }
 
-int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
-                         const struct loom_datatype *type)
+/* 1 when the packed stream of count elements of t is their layout from the buffer's start
+ * (a dense type at offset 0): a reduction can fold straight out of an inline buffer. */
+static int packed_is_layout(const struct loom_datatype *t)
 {
+    return t == NULL || (t->contig && t->true_lb == 0);
+}
+
+/* put, for data that goes inline only up to `max` bytes and only if `allowed`; otherwise
+ * this collective's mark says "not inline". */
+static int inline_put(struct loom_shm_call *k, const void *buf, size_t count,
+                      const struct loom_datatype *type, size_t max, int allowed)
+{
+    struct loom_coll_shm_entry *e = &k->m->e[k->me];
     size_t bytes = type ? loom__dt_stream_size(type, count) : 0;
-    if (k->m->e[k->me].in == NULL) {
-        if (bytes > LOOM_SHM_INLINE || k->n == 1)
-            return 0; /* no buffer reads as "not inline" */
+    int fits = allowed && bytes <= max && k->n > 1;
+    if (e->in == NULL) {
+        if (!fits)
+            return 0; /* no mark was ever written: reads as "not inline" */
         /* First small contribution: our two buffers (published by the release of pub). */
-        k->m->e[k->me].in = malloc(2 * sizeof *k->m->e[k->me].in);
-        if (k->m->e[k->me].in == NULL)
+        e->in = malloc(2 * sizeof *e->in);
+        if (e->in == NULL)
             return 0;
-        k->m->e[k->me].in[0].bytes = k->m->e[k->me].in[1].bytes = LOOM_SHM_NOT_INLINE;
     }
-    struct loom_coll_shm_inline *in = inline_buf(k, k->me);
-    /* Its last readers were those of collective seq - 4 or earlier (when we returned from
-     * that one without waiting for them): wait for them before writing anything into it,
-     * the NOT_INLINE mark included (a late reader would take it for its own collective's). */
+    unsigned i = (k->seq / 2u) & 1u;
+    /* The mark and the buffer were last read by the readers of collective seq - 4 or
+     * earlier (when we returned from that one without waiting for them): wait for them
+     * before writing either (a late reader would take a new mark for its collective's). */
     loom__shm_wait_all_done_from(k, k->seq - 4u);
-    if (bytes > LOOM_SHM_INLINE || k->n == 1) {
-        in->bytes = LOOM_SHM_NOT_INLINE;
+    if (!fits) {
+        loom__store_relaxed(&e->inl[i], k->seq + 1u); /* published by the release of pub */
         return 0;
     }
     if (bytes)
-        loom__dt_pack(in->data, buf, type, count, 0, bytes);
-    in->bytes = bytes;
+        loom__dt_pack(e->in[i].data, buf, type, count, 0, bytes);
+    e->in[i].bytes = bytes;
+    loom__store_relaxed(&e->inl[i], k->seq);
     return 1;
+}
+
+int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
+                         const struct loom_datatype *type)
+{
+    return inline_put(k, buf, count, type, LOOM_SHM_INLINE, 1);
+}
+
+int loom__shm_inline_put_input(struct loom_shm_call *k, const void *buf, size_t count,
+                               const struct loom_datatype *type, size_t max)
+{
+    return inline_put(k, buf, count, type, max, packed_is_layout(type));
+}
+
+const void *loom__shm_inline_input(struct loom_shm_call *k, int r, const void *fallback,
+                                   size_t count, const struct loom_datatype *type)
+{
+    loom__shm_wait_pub(k, r, 0);
+    const struct loom_coll_shm_inline *in = inline_buf(k, r); /* after the acquire of pub */
+    if (in == NULL)
+        return NULL;
+    if (in->bytes != (type ? loom__dt_stream_size(type, count) : 0) || !packed_is_layout(type)) {
+        /* The members disagree on count or type, which MPI forbids; r may have returned, so
+         * its own buffer is not to be read: report, and fold the fallback in its place. */
+        k->err = MPI_ERR_TRUNCATE;
+        return fallback;
+    }
+    return in->data;
 }
 
 int loom__shm_inline_mine(struct loom_shm_call *k)
 {
-    const struct loom_coll_shm_inline *in = inline_buf(k, k->me);
-    return in && in->bytes != LOOM_SHM_NOT_INLINE;
+    return inline_buf(k, k->me) != NULL;
 }
 
 int loom__shm_inline_get(struct loom_shm_call *k, int r, void *buf, size_t count,
@@ -215,8 +259,6 @@ int loom__shm_inline_get(struct loom_shm_call *k, int r, void *buf, size_t count
     if (in == NULL)
         return 0;
     uint64_t bytes = in->bytes; /* r's value for this collective */
-    if (bytes == LOOM_SHM_NOT_INLINE)
-        return 0;
     size_t cap = type ? loom__dt_stream_size(type, count) : 0;
     size_t n = bytes < cap ? (size_t)bytes : cap;
     if (bytes > cap)
