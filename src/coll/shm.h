@@ -10,7 +10,7 @@
  * protocol is described at the top of shm_sync.c; the collectives are in shm_root.c
  * (rooted ones and barrier) and shm_all.c (everyone to everyone, scans).
  *
- * The slot lives inside struct loom_comm_shared: zero-filled with it (calloc), so it needs
+ * The slot lives inside struct loom_comm_shared: zero-filled with it (memset), so it needs
  * no initialisation, and freed with it, so it needs no free. Its arrays have room for
  * LOOM_SHM_MAX_RANKS members; larger communicators use the point-to-point schedules. */
 #ifndef LOOM_COLL_SHM_H
@@ -30,10 +30,12 @@ struct loom_event;
 struct loom_datatype;
 
 /* One member's entry in a communicator's slot: written only by that member (the owner),
- * read by the others. pub, the inline marks and args share its first 32 bytes, so a reader
- * that sees pub change usually finds them in the same cache line; 64 bytes of gap keep every two members' fields
- * on different cache lines whatever the slot's alignment (calloc gives 16 bytes), so a member
- * writing its entry never takes the line another member spins on away from it. Sequence
+ * read by the others. Each entry is a 128-byte block of its own (the communicator's shared
+ * half is allocated so aligned), so every field a reader needs once it sees pub change (the
+ * inline marks, args, data, in) lies in pub's cache line, and a member writing its entry
+ * never takes a line, or the adjacent line that many x86 cores prefetch with it, that another
+ * member spins on. (Entries were once 104 bytes apart from a 16-byte-aligned start: some
+ * members' args then sat on the line after their pub.) Sequence
  * numbers count the shm collectives started on the communicator (every member calls them in
  * the same order, so the numbers agree; they advance by 2, the odd one naming a middle phase)
  * and are compared modulo 2^32.
@@ -59,8 +61,9 @@ struct loom_datatype;
  *          reduction cannot fold from packed) it sets that mark to s + 1 instead, and readers
  *          read its own buffer. Readers take in[i] as s's data only if inl[i] == s (a mark
  *          never written, 0, reads as "not inline"). It writes a buffer or its mark again
- *          only for collective s + 4 or later, after waiting until every member's done is at
- *          least s: nobody still reads them. Written by the owner, read after an acquire of
+ *          only for collective s + 4 or later, and when its data went inline in s, only
+ *          after waiting until every member's done is at least s: nobody still reads them
+ *          (when it did not, it waited for its readers before it returned from s). Written by the owner, read after an acquire of
  *          pub; the marks sit beside pub, so "not inline" costs a reader no other line.
  */
 struct loom_coll_shm_entry {
@@ -74,8 +77,7 @@ struct loom_coll_shm_entry {
         uint64_t bytes;
         unsigned char data[LOOM_SHM_INLINE];
     } *in;
-    char gap_[64];
-};
+} __attribute__((aligned(128)));
 
 /* A communicator's slot: one entry per member. */
 struct loom_coll_shm {
@@ -142,6 +144,12 @@ void loom__shm_wait_all_done_from(struct loom_shm_call *k, uint32_t seq);
 int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
                          const struct loom_datatype *type);
 int loom__shm_inline_mine(struct loom_shm_call *k);
+/* put, up to max bytes (at most LOOM_SHM_INLINE) rather than LOOM_SHM_INLINE. */
+int loom__shm_inline_put_upto(struct loom_shm_call *k, const void *buf, size_t count,
+                              const struct loom_datatype *type, size_t max);
+/* After r's publication: r's packed inline data for this collective and its size, or NULL
+ * when r's data is in its own buffer. */
+const void *loom__shm_inline_stream(struct loom_shm_call *k, int r, size_t *bytes);
 /* Inline inputs of small reductions (reduce, allreduce), which MPI has every member call with
  * the same count and type. put_input: as put, up to max bytes (at most LOOM_SHM_INLINE), and
  * only a type whose packed stream is its layout (dense, at offset 0) goes inline, so that

@@ -5,7 +5,9 @@
  *                its own rbuf in place) into its own rbuf; everyone waits for everyone.
  *   alltoall     every member reads its block of every other member's send data; in place,
  *                each member first packs its rbuf into a scratch stream (data[]), since it
- *                is about to overwrite it while others still read.
+ *                is about to overwrite it while others still read. Small (MPI_Alltoall, at
+ *                most SYMMETRIC_INLINE_MAX bytes in all), a member's send data goes inline
+ *                and it returns without waiting for the others.
  *   allreduce    small: every member folds all n inputs in rank order into its own rbuf
  *                (in place: into a scratch copy, as its rbuf is another member's input);
  *                an input of up to LOOM_SHM_INLINE bytes of a dense type goes through its
@@ -25,15 +27,16 @@
 
 /* Allreduces of at least this many bytes (and one element per member) are sliced. */
 #define ALLREDUCE_SLICE_MIN (32u * 1024u)
-/* Allreduce inputs of at most this many bytes go inline (shm.h), a quarter of what bcast and
- * reduce send that way. Inline, a member copies its input into its entry's buffer, whose
- * lines the other members then fetch; in exchange it need not wait for their done. In a
- * reduce that wait is the root's whole fold, worth a copy of up to LOOM_SHM_INLINE bytes;
- * in an allreduce every member folds at once and the others' done comes soon after its own,
- * so the copy must be smaller to pay: on the 2-core AMD EPYC VM, 2 ranks, 8 - 512 B took
- * 0.71 - 0.84 of the time without inline inputs and 2 KiB 1.27 (bench/coll.c, 5 rounds
- * alternated). 512 B is eight 64-byte lines. */
-#define ALLREDUCE_INLINE_MAX 512u
+/* Allreduce inputs and alltoall send data of at most this many bytes go inline (shm.h), a
+ * quarter of what bcast and reduce send that way. Inline, a member copies its data into its
+ * entry's buffer, whose lines the other members then fetch; in exchange it need not wait for
+ * their done. In a reduce that wait is the root's whole fold, worth a copy of up to
+ * LOOM_SHM_INLINE bytes; where every member reads every other at once (allreduce, alltoall)
+ * the others' done comes soon after its own, so the copy must be smaller to pay: on the
+ * 2-core AMD EPYC VM, 2 ranks, allreduce 8 - 512 B took 0.64 - 0.84 of the time without
+ * inline inputs and 2 KiB 1.27 (bench/coll.c, 5 rounds alternated, two runs). 512 B is eight
+ * 64-byte lines. */
+#define SYMMETRIC_INLINE_MAX 512u
 
 /* acc[0..c) <- x[0][lo..] op (x[1][lo..] op (... op x[last][lo..])). */
 static void fold(struct loom_shm_call *k, const void *const *x, int last, void *acc, size_t lo,
@@ -76,7 +79,7 @@ int loom__shm_allreduce(struct loom_shm_call *k, const struct loom_coll_args *a)
     /* small: our input goes inline when it can, and then nobody reads our buffers */
     const void *own = input(k, a, me);
     int mine_inline =
-        !sliced && loom__shm_inline_put_input(k, own, count, type, ALLREDUCE_INLINE_MAX);
+        !sliced && loom__shm_inline_put_input(k, own, count, type, SYMMETRIC_INLINE_MAX);
     loom__shm_publish(k, a, NULL, 0);
     const void *x[LOOM_SHM_MAX_RANKS];
     for (int r = 0; r < n; r++) {
@@ -224,11 +227,34 @@ void loom__shm_allgather_publish(struct loom_shm_call *k, struct loom_comm *c,
     loom__shm_publish(k, a, NULL, 0); /* release: orders the inline buffer before pub */
 }
 
+/* Alltoall (blocks of one size) with our send data inline: copy our block from r's packed
+ * stream, where it follows r's blocks for 0..me-1. MPI has every block the same size, ours
+ * included; a stream of another size (an erroneous program) is reported, not read past. */
+static void block_from_stream(struct loom_shm_call *k, struct loom_coll_blk dst,
+                              const char *stream, size_t bytes)
+{
+    size_t len = blk_bytes(dst);
+    if (bytes != (size_t)k->n * len) {
+        k->err = MPI_ERR_TRUNCATE;
+        return;
+    }
+    loom__shm_copy(k, dst.p, dst.c, dst.t, stream + (size_t)k->me * len, len, MPI_BYTE, 0);
+}
+
 int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, int kind)
 {
     int n = k->n, me = k->me;
     char *packed = NULL;
-    if (a->in_place) {
+    /* small alltoall: our whole send data (our rbuf in place) goes inline, the others take
+     * their blocks from there and we need not wait for them (shm.h) */
+    int mine_inline = 0;
+    if (kind == LOOM_COLL_ALLTOALL) {
+        const void *src = a->in_place ? a->rbuf : a->sbuf;
+        size_t c = (size_t)n * (size_t)(a->in_place ? a->rcount : a->scount);
+        mine_inline = loom__shm_inline_put_upto(k, src, c, a->in_place ? a->rtype : a->stype,
+                                                SYMMETRIC_INLINE_MAX);
+    }
+    if (a->in_place && !mine_inline) {
         /* every block of our rbuf, packed in rank order: what the others read */
         size_t total = 0;
         for (int r = 0; r < n; r++)
@@ -236,7 +262,7 @@ int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, 
         if (total > 0) {
             packed = loom__coll_scratch_get(k->self, total);
             if (!packed)
-                return LOOM_ERR_NOMEM;
+                return LOOM_ERR_NOMEM; /* our mark says "not inline": nobody reads it now */
         }
         size_t off = 0;
         for (int r = 0; r < n; r++) {
@@ -258,6 +284,13 @@ int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, 
             }
             continue;
         }
+        size_t bytes;
+        const char *stream =
+            kind == LOOM_COLL_ALLTOALL ? loom__shm_inline_stream(k, r, &bytes) : NULL;
+        if (stream) { /* r may have returned: its arguments are not to be read */
+            block_from_stream(k, dst, stream, bytes);
+            continue;
+        }
         const struct loom_coll_args *ar = loom__shm_args(k, r);
         if (!ar->in_place) {
             struct loom_coll_blk src = loom__coll_sblock(kind, ar, me);
@@ -273,7 +306,8 @@ int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, 
         loom__shm_copy(k, dst.p, dst.c, dst.t, src, len, MPI_BYTE, 0);
     }
     loom__shm_done(k);
-    loom__shm_wait_all_done(k);
+    if (!mine_inline)
+        loom__shm_wait_all_done(k); /* the others read our buffers */
     loom__coll_scratch_put(k->self, packed);
     return 0;
 }

@@ -14,6 +14,7 @@
  * asking anybody: a communicator across node processes takes the id one of its members made.
  * MPI_COMM_WORLD is 0 in every node process (the counter starts at 1). */
 #include <stdlib.h>
+#include <string.h>
 #include "comm/comm.h"
 #include "core/atomic.h"
 #include "core/error.h"
@@ -76,9 +77,12 @@ int loom__comm_shared_make(struct loom_group *g, uint64_t id, int refs,
 int loom__comm_shared_make_unregistered(struct loom_group *g, uint64_t id, int refs,
                                         struct loom_comm_shared **out)
 {
-    struct loom_comm_shared *sh = calloc(1, sizeof *sh); /* freed by the last release */
+    /* aligned as its type asks (the shm slot's entries, coll/shm.h); freed by the last
+     * release. aligned_alloc wants a multiple of the alignment: sizeof is one. */
+    struct loom_comm_shared *sh = aligned_alloc(_Alignof(struct loom_comm_shared), sizeof *sh);
     if (sh == NULL)
         return LOOM_ERR_NOMEM;
+    memset(sh, 0, sizeof *sh);
     /* its own copy: g may be a user's handle (MPI_Comm_create), which MPI_Group_free must be
      * able to make stale while the communicator lives on (loom__group_copy) */
     sh->group = loom__group_copy(g);

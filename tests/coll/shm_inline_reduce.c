@@ -1,11 +1,12 @@
-/* Small reduces and allreduces hand their inputs over through the members' inline buffers
- * in the slot: a member whose input is at most LOOM_SHM_INLINE bytes of a dense type packs
- * it there and returns without waiting for the members that fold it, and writes that buffer
- * again only once they are done with the collective before last. Here thousands of them run
- * in a row, the root moving, with vectors across the inline limit (1 .. 1024 ints), in
- * place every third call, and every fifth through a strided type that never goes inline,
- * while ranks lag now and then (a few yields before a call). Every result is checked: an
- * input reused too early shows up as a wrong sum. With 8 ranks on 2 cores the lag is real. */
+/* Small reduces, allreduces and alltoalls hand their inputs over through the members'
+ * inline buffers in the slot: a member whose input is small enough packs it there and
+ * returns without waiting for the members that read it, and writes that buffer again only
+ * once they are done with the collective before last. Here thousands of them run in a row,
+ * the root moving, with vectors across the inline limits (1 .. 1024 ints), in place every
+ * third call, and every fifth through a strided type that never goes inline, then an
+ * alltoall of 1 .. 160 ints per block (in place every third), while ranks lag now and then
+ * (a few yields before a call). Every result is checked: an input reused too early shows up
+ * as a wrong sum or block. With 8 ranks on 2 cores the lag is real. */
 #include <sched.h>
 #include "coll_check.h"
 
@@ -15,6 +16,7 @@
 #define ITERS 3000
 #endif
 #define MAXC 1024
+#define MAXB 160 /* ints per alltoall block; ranks: at most 8 */
 
 static void expect(int me, const char *what, int it, const int *got, const int *want, int c,
                    int stride)
@@ -34,6 +36,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     static _Thread_local int in[2 * MAXC], out[2 * MAXC], want[MAXC];
+    static _Thread_local int ts[8 * MAXB], tr[8 * MAXB];
     MPI_Datatype strided; /* one int every two: not dense, so never inline */
     OK(MPI_Type_vector(1, 1, 2, MPI_INT, &strided));
     MPI_Datatype every_other;
@@ -64,11 +67,29 @@ int main(int argc, char **argv)
             out[i * stride] = in_place ? in[i * stride] : -1;
         OK(MPI_Allreduce(in_place ? MPI_IN_PLACE : in, out, c, t, MPI_SUM, MPI_COMM_WORLD));
         expect(me, "allreduce", it, out, want, c, stride);
+        if (n > 8)
+            continue;
+        int bc = 1 + (it * 13) % MAXB; /* ints per block */
+        for (int r = 0; r < n; r++)
+            for (int i = 0; i < bc; i++) {
+                ts[r * bc + i] = val(me, it + 100 * r + i); /* our block for r */
+                tr[r * bc + i] = in_place ? ts[r * bc + i] : -1;
+            }
+        OK(MPI_Alltoall(in_place ? MPI_IN_PLACE : ts, bc, MPI_INT, tr, bc, MPI_INT,
+                        MPI_COMM_WORLD));
+        for (int r = 0; r < n; r++)
+            for (int i = 0; i < bc; i++)
+                if (tr[r * bc + i] != val(r, it + 100 * me + i)) {
+                    fprintf(stderr, "rank %d: alltoall %d of %d ints per block: block %d "
+                            "element %d is %d, expected %d\n", me, it, bc, r, i,
+                            tr[r * bc + i], val(r, it + 100 * me + i));
+                    MPI_Abort(MPI_COMM_WORLD, 1);
+                }
     }
     OK(MPI_Type_free(&every_other));
     OK(MPI_Type_free(&strided));
     if (me == 0)
-        printf("ok: %d reduces and allreduces on %d ranks\n", ITERS, n);
+        printf("ok: %d reduces, allreduces and alltoalls on %d ranks\n", ITERS, n);
     MPI_Finalize();
     return 0;
 }
