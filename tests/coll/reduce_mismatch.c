@@ -16,14 +16,7 @@ int main(int argc, char **argv)
     int s[2] = {me + 1, me + 1}, r[2] = {-1, -1};
     int count = me == n - 1 && n > 1 ? 1 : 2; /* the last rank, never the root, is short */
     int rc = MPI_Reduce(s, r, count, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    int cls = MPI_SUCCESS;
-    if (rc != MPI_SUCCESS)
-        MPI_Error_class(rc, &cls);
-    int want = me == 0 && n > 1 ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    if (cls != want) {
-        fprintf(stderr, "rank %d: MPI_Reduce: error class %d, expected %d\n", me, cls, want);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    expect_class(rc, me == 0 && n > 1 ? MPI_ERR_TRUNCATE : MPI_SUCCESS, "MPI_Reduce", me);
     int one = 1, sum = 0;
     OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     if (sum != n) {

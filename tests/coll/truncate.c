@@ -6,17 +6,6 @@
  * blocking calls) and forced schedules (variant). */
 #include "coll_check.h"
 
-static void expect_class(int rc, int want, const char *what, int me)
-{
-    int cls = MPI_SUCCESS;
-    if (rc != MPI_SUCCESS)
-        MPI_Error_class(rc, &cls);
-    if (cls != want) {
-        fprintf(stderr, "rank %d: %s: error class %d, expected %d\n", me, what, cls, want);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);

@@ -64,6 +64,18 @@ static inline int val(int r, long i)
     return (r + 1) * 1000 + (int)(i % 997);
 }
 
+/* The error class of rc must be `want` (under MPI_ERRORS_RETURN), or the job ends. */
+static inline void expect_class(int rc, int want, const char *what, int me)
+{
+    int cls = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    if (cls != want) {
+        fprintf(stderr, "rank %d: %s: error class %d, expected %d\n", me, what, cls, want);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
 /* Compare n ints with what was expected, naming the case. */
 #define CHECK_INTS(got, want, n, what)                                                         \
     do {                                                                                       \
