@@ -53,8 +53,9 @@ struct loom_datatype;
  *   data   an extra buffer of the owner for the current collective (a packed copy of its
  *          in-place input), same validity as args.
  *   in     NULL, or two buffers (allocated by the owner at its first small contribution,
- *          freed with the slot) for the owner's small contributions (bcast root, allgather,
- *          the inputs of small reduce and allreduce): in collective s it packs its data into
+ *          freed with the slot) for the owner's small contributions (bcast and scatter root,
+ *          gather non-root, allgather, alltoall, the inputs of small reduce and allreduce): in
+ *          collective s it packs its data into
  *          in[(s / 2) & 1] (with `bytes`) and sets inl[(s / 2) & 1] = s before it publishes
  *          s, and then need not wait for its readers before it returns, as a shared-memory
  *          eager send would not. When its data does not go inline (too large, or a type a
@@ -179,7 +180,12 @@ void loom__shm_bcast_publish(struct loom_shm_call *k, struct loom_comm *c,
                              const struct loom_coll_args *a);
 void loom__shm_bcast(struct loom_shm_call *k, const struct loom_coll_args *a);
 int loom__shm_reduce(struct loom_shm_call *k, const struct loom_coll_args *a);
+/* gather(v) and scatter(v) take their number and publish themselves (inline data first). */
+void loom__shm_gather_publish(struct loom_shm_call *k, struct loom_comm *c,
+                              const struct loom_coll_args *a);
 void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a);
+void loom__shm_scatter_publish(struct loom_shm_call *k, struct loom_comm *c,
+                               const struct loom_coll_args *a, int kind);
 void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a);
 int loom__shm_allreduce(struct loom_shm_call *k, const struct loom_coll_args *a);
 /* allgather(v) takes its number and publishes itself (its inline contribution first). */

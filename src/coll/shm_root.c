@@ -5,8 +5,12 @@
  *            LOOM_SHM_INLINE bytes, the root packs the data into its entry instead and
  *            returns at once; the readers unpack it from there (shm.h, `in`).
  *   gather   every member writes its block into the root's rbuf; the root waits for every
- *            done (and collects truncation reports).
- *   scatter  every non-root reads its block of the root's sbuf; the root waits likewise.
+ *            done (and collects truncation reports). A non-root's block of up to
+ *            LOOM_SHM_INLINE bytes goes through its entry instead: it returns at once and the
+ *            root copies the block from there.
+ *   scatter  every non-root reads its block of the root's sbuf; the root waits likewise. Up
+ *            to LOOM_SHM_INLINE bytes in all, MPI_Scatter's root packs every block into its
+ *            entry and returns at once; the non-roots copy their block from there.
  *   reduce   small vectors: the root reads everyone's input and folds them in rank order;
  *            a non-root's input of up to LOOM_SHM_INLINE bytes of a dense type goes through
  *            its entry (it then returns at once), a larger one is read from its buffer and
@@ -125,43 +129,101 @@ int loom__shm_reduce(struct loom_shm_call *k, const struct loom_coll_args *a)
     return 0;
 }
 
+void loom__shm_gather_publish(struct loom_shm_call *k, struct loom_comm *c,
+                              const struct loom_coll_args *a)
+{
+    loom__shm_init(k, c);
+    /* a non-root's small block goes inline: then the root reads it and waits for our pub */
+    int in = k->me != a->root && loom__shm_inline_put(k, a->sbuf, a->scount, a->stype);
+    loom__shm_publish(k, a, NULL, k->me != a->root && !in);
+}
+
 void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a)
 {
     int root = a->root, me = k->me;
-    const struct loom_coll_args *ra = loom__shm_args(k, root);
-    /* the root's arguments say which form: its counts and displacements, or one count */
-    size_t dcount = loom__coll_count(ra, LOOM_COLL_RECV, me);
-    size_t displ = (size_t)loom__coll_displ(ra, LOOM_COLL_RECV, me);
-    void *dst = loom__elem(ra->rbuf, displ, ra->rtype);
     if (me != root) {
+        if (loom__shm_inline_mine(k)) { /* the root copies it from our entry */
+            loom__shm_done_quiet(k);
+            return;
+        }
+        const struct loom_coll_args *ra = loom__shm_args(k, root);
+        /* the root's arguments say which form: its counts and displacements, or one count */
+        size_t dcount = loom__coll_count(ra, LOOM_COLL_RECV, me);
+        size_t displ = (size_t)loom__coll_displ(ra, LOOM_COLL_RECV, me);
+        void *dst = loom__elem(ra->rbuf, displ, ra->rtype);
         loom__shm_copy(k, dst, dcount, ra->rtype, a->sbuf, a->scount, a->stype, 1);
         loom__shm_done(k);
         return;
     }
-    if (!a->in_place)
-        loom__shm_copy(k, dst, dcount, ra->rtype, a->sbuf, a->scount, a->stype, 0);
-    loom__shm_done_quiet(k); /* nobody waits for the root */
-    for (int r = 0; r < k->n; r++) {
-        if (r == me)
+    int read_inline = 0;
+    for (int j = 0; j < k->n; j++) {
+        int r = (me + j) % k->n; /* our own block first */
+        size_t dcount = loom__coll_count(a, LOOM_COLL_RECV, r);
+        void *dst = loom__elem(a->rbuf, (size_t)loom__coll_displ(a, LOOM_COLL_RECV, r), a->rtype);
+        if (r == me) {
+            if (!a->in_place)
+                loom__shm_copy(k, dst, dcount, a->rtype, a->sbuf, a->scount, a->stype, 0);
             continue;
-        loom__shm_wait_done(k, r);
+        }
+        size_t bytes;
+        const void *stream = loom__shm_inline_stream(k, r, &bytes);
+        if (stream) {
+            loom__shm_copy(k, dst, dcount, a->rtype, stream, bytes, MPI_BYTE, 0);
+            read_inline = 1;
+            continue;
+        }
+        loom__shm_wait_done(k, r); /* r wrote its block into our rbuf */
         loom__shm_check_trunc(k, r);
     }
+    /* After our reads of inline blocks: their owners wait for it before they write them
+     * again, so it wakes them. With none, nobody waits for it. */
+    if (read_inline)
+        loom__shm_done(k);
+    else
+        loom__shm_done_quiet(k);
+}
+
+void loom__shm_scatter_publish(struct loom_shm_call *k, struct loom_comm *c,
+                               const struct loom_coll_args *a, int kind)
+{
+    loom__shm_init(k, c);
+    if (k->me != a->root) {
+        loom__shm_publish(k, a, NULL, 1); /* only the root is read */
+        return;
+    }
+    /* MPI_Scatter's blocks are of one size: small, they all go inline, in rank order */
+    if (kind == LOOM_COLL_SCATTER)
+        loom__shm_inline_put(k, a->sbuf, (size_t)k->n * (size_t)a->scount, a->stype);
+    loom__shm_publish(k, a, NULL, 0);
 }
 
 void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a)
 {
     int root = a->root, me = k->me;
-    const struct loom_coll_args *ra = loom__shm_args(k, root);
-    size_t scount = loom__coll_count(ra, LOOM_COLL_SEND, me);
-    size_t displ = (size_t)loom__coll_displ(ra, LOOM_COLL_SEND, me);
-    const void *src = loom__elem(ra->sbuf, displ, ra->stype);
-    if (me != root || !a->in_place)
-        loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, src, scount, ra->stype, 0);
     if (me != root) {
+        size_t bytes;
+        const char *stream = loom__shm_inline_stream(k, root, &bytes);
+        if (stream) { /* our block follows those of 0..me-1; the root may have returned */
+            size_t blk = bytes / (size_t)k->n;
+            loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, stream + (size_t)me * blk, blk,
+                           MPI_BYTE, 0);
+        } else {
+            const struct loom_coll_args *ra = loom__shm_args(k, root);
+            size_t scount = loom__coll_count(ra, LOOM_COLL_SEND, me);
+            size_t displ = (size_t)loom__coll_displ(ra, LOOM_COLL_SEND, me);
+            const void *src = loom__elem(ra->sbuf, displ, ra->stype);
+            loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, src, scount, ra->stype, 0);
+        }
         loom__shm_done(k);
         return;
     }
+    if (!a->in_place) {
+        size_t scount = loom__coll_count(a, LOOM_COLL_SEND, me);
+        const void *src = loom__elem(a->sbuf, (size_t)loom__coll_displ(a, LOOM_COLL_SEND, me),
+                                     a->stype);
+        loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, src, scount, a->stype, 0);
+    }
     loom__shm_done_quiet(k); /* nobody waits for the root */
-    loom__shm_wait_all_done(k);
+    if (!loom__shm_inline_mine(k))
+        loom__shm_wait_all_done(k); /* readers read our sbuf: stay until they are done */
 }

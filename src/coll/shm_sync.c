@@ -384,12 +384,12 @@ int loom__coll_shm_run(int kind, struct loom_comm *c, const struct loom_coll_arg
         break;
     case LOOM_COLL_GATHER:
     case LOOM_COLL_GATHERV:
-        loom__shm_begin(&k, c, a, NULL, c->rank != a->root);
+        loom__shm_gather_publish(&k, c, a);
         loom__shm_gather(&k, a);
         break;
     case LOOM_COLL_SCATTER:
     case LOOM_COLL_SCATTERV:
-        loom__shm_begin(&k, c, a, NULL, c->rank != a->root);
+        loom__shm_scatter_publish(&k, c, a, kind);
         loom__shm_scatter(&k, a);
         break;
     case LOOM_COLL_ALLGATHER:

@@ -1,12 +1,13 @@
-/* Small reduces, allreduces and alltoalls hand their inputs over through the members'
- * inline buffers in the slot: a member whose input is small enough packs it there and
- * returns without waiting for the members that read it, and writes that buffer again only
- * once they are done with the collective before last. Here thousands of them run in a row,
- * the root moving, with vectors across the inline limits (1 .. 1024 ints), in place every
- * third call, and every fifth through a strided type that never goes inline, then an
- * alltoall of 1 .. 160 ints per block (in place every third), while ranks lag now and then
- * (a few yields before a call). Every result is checked: an input reused too early shows up
- * as a wrong sum or block. With 8 ranks on 2 cores the lag is real. */
+/* Small reduces, allreduces, alltoalls, gathers and scatters hand their data over through
+ * the members' inline buffers in the slot: a member whose data is small enough packs it there
+ * and returns without waiting for the members that read it, and writes that buffer again
+ * only once they are done with the collective before last. Here thousands of them run in a
+ * row, the root moving, with vectors across the inline limits (1 .. 1024 ints), in place
+ * every third call, and every fifth through a strided type that never goes inline, then an
+ * alltoall of 1 .. 160 ints per block (in place every third), a gather of blocks of that size
+ * to the root and a scatter of them back, while ranks lag now and then (a few yields before a
+ * call). Every result is checked: data reused too early shows up as a wrong sum or block.
+ * With 8 ranks on 2 cores the lag is real. */
 #include <sched.h>
 #include "coll_check.h"
 
@@ -85,11 +86,35 @@ int main(int argc, char **argv)
                             tr[r * bc + i], val(r, it + 100 * me + i));
                     MPI_Abort(MPI_COMM_WORLD, 1);
                 }
+        /* gather, then scatter back, of bc ints per block, root moving */
+        for (int i = 0; i < bc; i++)
+            ts[i] = val(me, it + 7 * i);
+        for (int i = 0; i < n * bc; i++)
+            tr[i] = -1;
+        OK(MPI_Gather(ts, bc, MPI_INT, tr, bc, MPI_INT, root, MPI_COMM_WORLD));
+        if (me == root)
+            for (int r = 0; r < n; r++)
+                for (int i = 0; i < bc; i++)
+                    if (tr[r * bc + i] != val(r, it + 7 * i)) {
+                        fprintf(stderr, "rank %d: gather %d of %d ints: block %d element %d "
+                                "is %d, expected %d\n", me, it, bc, r, i, tr[r * bc + i],
+                                val(r, it + 7 * i));
+                        MPI_Abort(MPI_COMM_WORLD, 1);
+                    }
+        for (int i = 0; i < bc; i++)
+            ts[i] = -1;
+        OK(MPI_Scatter(tr, bc, MPI_INT, ts, bc, MPI_INT, root, MPI_COMM_WORLD));
+        for (int i = 0; i < bc; i++)
+            if (ts[i] != val(me, it + 7 * i)) {
+                fprintf(stderr, "rank %d: scatter %d of %d ints: element %d is %d, expected "
+                        "%d\n", me, it, bc, i, ts[i], val(me, it + 7 * i));
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
     }
     OK(MPI_Type_free(&every_other));
     OK(MPI_Type_free(&strided));
     if (me == 0)
-        printf("ok: %d reduces, allreduces and alltoalls on %d ranks\n", ITERS, n);
+        printf("ok: %d rounds of reduce, allreduce, alltoall, gather, scatter on %d ranks\n", ITERS, n);
     MPI_Finalize();
     return 0;
 }
