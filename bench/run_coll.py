@@ -11,10 +11,12 @@ bench/run.py runs one rank count and one setting per runtime; these two programs
 so this driver reuses run.py's functions (tools, loom build, compile, run, machine info) and
 only adds the matrix and the reports:
 
-  coll  latency of Barrier, Bcast, Reduce, Allreduce, Allgather, Alltoall, 8 B .. 4 MiB, on
+  coll  latency of Barrier, Bcast, Reduce, Allreduce, Allgather, Alltoall, Gather, Scatter,
+        8 B .. 4 MiB, on
         2 ranks and on 4 ranks (oversubscribed on a 2-core machine; reported apart):
         loom (default settings), MPICH, Open MPI; loom/MPICH and loom/Open MPI ratios; the
-        issue's goal (loom at or below MPICH's time at every size on 2 ranks) is checked.
+        goal (every blocking collective at most GOAL_RATIO x MPICH's time at every size on 2
+        ranks) is checked.
   nbc   Section 7 of the 2019 paper: T_blocking, T_nonblocking, T_comp, T_overlapped and the
         overlap ratio of Ibcast, Ireduce, Iallreduce, Iscan (2 MiB), for N = 2 and N = cores
         (and cores-1, cores-2 from 8 cores up): loom under LOOM_PROGRESS=inline,
@@ -41,7 +43,10 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 import run as R  # noqa: E402  (bench/run.py)
 
-COLLS = ['barrier', 'bcast', 'reduce', 'allreduce', 'allgather', 'alltoall']
+# The goal of the performance issue: every blocking collective at most this ratio of MPICH's
+# time, at every size, on 2 ranks (it was 1.0 before).
+GOAL_RATIO = 0.7
+COLLS = ['barrier', 'bcast', 'reduce', 'allreduce', 'allgather', 'alltoall', 'gather', 'scatter']
 NBCS = ['ibcast', 'ireduce', 'iallreduce', 'iscan']
 METRICS = ['t_blocking', 't_nonblocking', 't_comp', 't_overlapped', 'overlap']
 BIND_ARGS = {'-bind-to', '--bind-to'}
@@ -139,7 +144,7 @@ def report_coll(res, labels, ns, info, out, plots):
                 for s, p in pairs:
                     r = R.ratio(g(s), g(p))
                     row.append(R.fmt_ratio(r))
-                    if n == 2 and p == 'MPICH' and r is not None and r > 1.0:
+                    if n == 2 and p == 'MPICH' and r is not None and r > GOAL_RATIO:
                         misses.append(f'MPI_{c.capitalize()} {R.fmt_bytes(b)}: {r:.2f}')
                 md.append('| ' + ' | '.join(row) + ' |')
             md.append('')
@@ -147,7 +152,8 @@ def report_coll(res, labels, ns, info, out, plots):
             png = plot_coll(res, labels, n, info, out)
             md += [f'![coll, {n} ranks]({png.name})', '']
     if 2 in ns and 'MPICH' in peers:
-        md += ['## Goal: loom at or below MPICH\'s time at every size on 2 ranks', '',
+        md += [f'## Goal: loom at most {GOAL_RATIO} x MPICH\'s time at every size on 2 ranks',
+               '',
                ('met at every size' if not misses else
                 f'**not met** at {len(misses)} point(s) (loom/MPICH): ' + ', '.join(misses)),
                '']
@@ -160,7 +166,7 @@ def plot_coll(res, labels, n, info, out):
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(2, 3, figsize=(13, 7))
+    fig, axes = plt.subplots(2, 4, figsize=(17, 7))
     for ax, c in zip(axes.flat, COLLS):
         for l in labels:
             vals = res.get((l, n), {}).get(f'coll_{c}', {})
