@@ -62,9 +62,9 @@ struct loom_datatype;
  *          reduction cannot fold from packed) it sets that mark to s + 1 instead, and readers
  *          read its own buffer. Readers take in[i] as s's data only if inl[i] == s (a mark
  *          never written, 0, reads as "not inline"). It writes a buffer or its mark again
- *          only for collective s + 4 or later, and when its data went inline in s, only
- *          after waiting until every member's done is at least s: nobody still reads them
- *          (when it did not, it waited for its readers before it returned from s). Written by the owner, read after an acquire of
+ *          only for collective s + 4 or later, and when the buffer's last use went inline,
+ *          only after waiting until every member's done is at least s: nobody still reads
+ *          them (when it did not, it waited for its readers before it returned). Written by the owner, read after an acquire of
  *          pub; the marks sit beside pub, so "not inline" costs a reader no other line.
  */
 struct loom_coll_shm_entry {
