@@ -290,14 +290,19 @@ def header(info):
 def runs_table(info):
     md = ['## Runs', '', 'Wall time of each run and the CPU other processes used meanwhile '
           f'(cores); above {R.QUIET:.2f} the run is disturbed (⚠). When a variant has quiet '
-          'rounds, only those make its medians (used: ✓).', '',
-          '| program | runtime | N | round | rc | wall (s) | others (cores) | used |',
-          '|---|---|---:|---:|---:|---:|---:|---|']
+          'rounds, only those make its medians (used: ✓). Probe: the machine\'s core-to-core '
+          'latency just before and after the run (`memcpy_ceiling -p`, as in `bench/run.py`); '
+          'a virtual machine\'s slow phases show there, and runs whose probes differ by more '
+          f'than {R.PHASE_SPREAD}x were made in different phases.', '',
+          '| program | runtime | N | round | rc | wall (s) | others (cores) | used | '
+          'probe before / after (ns) |',
+          '|---|---|---:|---:|---:|---:|---:|---|---:|']
     for r in info['runs']:
         flag = ' ⚠' if r['others'] > R.QUIET else ''
         used = '✓' if r.get('used') else ''
         md.append(f'| {r["program"]} | {r["label"]} | {r["np"]} | {r.get("round", 1)} | '
-                  f'{r["rc"]} | {r["wall"]:.1f} | {r["others"]:.2f}{flag} | {used} |')
+                  f'{r["rc"]} | {r["wall"]:.1f} | {r["others"]:.2f}{flag} | {used} | '
+                  f'{R.fmt_probe(r)} |')
     md.append('')
     return md
 
@@ -309,9 +314,11 @@ def run_variant(prog, lab, n, cmd, env, args, tmp, info, rnd=1):
     with the end of its stderr)."""
     R.wait_quiet(args.wait_idle)
     tag = f'{prog}.{lab.replace(" ", "_").replace("=", "-")}.n{n}.r{rnd}'
+    before = R.probe_phase(info.get('probe_exe'))
     rc, so, se, wall, others = R.run_one(cmd, env, args.timeout, tmp / 'raw' / f'{tag}.log')
     info['runs'].append({'program': prog, 'label': lab, 'np': n, 'round': rnd, 'rc': rc,
-                         'wall': wall, 'others': max(others, 0.0)})
+                         'wall': wall, 'others': max(others, 0.0),
+                         'probe': (before, R.probe_phase(info.get('probe_exe')))})
     if rc != 0:
         R.log(f'{prog} {lab} N={n} failed (rc {rc}); see {tmp / "raw" / (tag + ".log")}')
         R.log(se.strip()[-2000:])
@@ -379,7 +386,8 @@ def main():
         'rounds': args.rounds}
     if 'loom' in rts:
         R.setup_loom(args, info)
-    exes = R.build_all(progs, rts, tmp, info)
+    exes = R.build_all(progs + [R.PROBE], rts, tmp, info)
+    info['probe_exe'] = exes.get((R.PROBE, R.CEILING))
     info['versions'] = {k: v for k, v in R.runtime_versions(rts).items() if k != 'loom config'}
 
     failed = False
