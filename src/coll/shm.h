@@ -54,18 +54,18 @@ struct loom_datatype;
  *          in-place input), same validity as args.
  *   in     NULL, or two buffers (allocated by the owner at its first small contribution,
  *          freed with the slot) for the owner's small contributions (bcast and scatter root,
- *          gather non-root, allgather, alltoall, the inputs of small reduce and allreduce): in
- *          collective s it packs its data into
- *          in[(s / 2) & 1] (with `bytes`) and sets inl[(s / 2) & 1] = s before it publishes
- *          s, and then need not wait for its readers before it returns, as a shared-memory
- *          eager send would not. When its data does not go inline (too large, or a type a
- *          reduction cannot fold from packed) it sets that mark to s + 1 instead, and readers
- *          read its own buffer. Readers take in[i] as s's data only if inl[i] == s (a mark
- *          never written, 0, reads as "not inline"). It writes a buffer or its mark again
- *          only for collective s + 4 or later, and when the buffer's last use went inline,
- *          only after waiting until every member's done is at least s: nobody still reads
- *          them (when it did not, it waited for its readers before it returned). Written by the owner, read after an acquire of
- *          pub; the marks sit beside pub, so "not inline" costs a reader no other line.
+ *          gather non-root, allgather, alltoall, the inputs of small reduce and allreduce):
+ *          in collective s it packs its data into in[(s / 2) & 1] (with `bytes`) and sets
+ *          inl[(s / 2) & 1] = s before it publishes s, and then need not wait for its readers
+ *          before it returns, as a shared-memory eager send would not. When its data does not
+ *          go inline (too large, or a type a reduction cannot fold from packed) it sets that
+ *          mark to s + 1 instead, and readers read its own buffer. Readers take in[i] as s's
+ *          data only if inl[i] == s (a mark never written, 0, reads as "not inline"). It
+ *          writes a buffer or its mark again only for collective s + 4 or later, and when the
+ *          buffer's last use went inline, only after waiting until every member's done is at
+ *          least s: nobody still reads them (when it did not, it waited for its readers before
+ *          it returned). Written by the owner, read after an acquire of pub; the marks sit
+ *          beside pub, so "not inline" costs a reader no other line.
  */
 struct loom_coll_shm_entry {
     _Atomic uint32_t pub;
@@ -138,31 +138,27 @@ void loom__shm_wait_all_done(struct loom_shm_call *k);
 /* Wait until every other member's done is at least seq (an earlier collective's number). */
 void loom__shm_wait_all_done_from(struct loom_shm_call *k, uint32_t seq);
 /* Inline contributions (see `in` above). put: pack count x type from buf into this member's
- * inline buffer for its current collective, before it publishes; 1 if it did, 0 if the data
- * is too large (readers then read buf). mine: whether put did. get: after r's publication,
- * unpack r's inline data into buf (k->err = MPI_ERR_TRUNCATE if it does not fit); 1 if r's
- * data was inline, 0 if it is in r's own buffer (nothing done). */
+ * inline buffer for its current collective, before it publishes, if it is at most max bytes
+ * (at most LOOM_SHM_INLINE); 1 if it did, 0 if not (readers then read buf). mine: whether put
+ * did. stream: after r's publication, r's packed inline data for this collective and its
+ * size, or NULL when r's data is in its own buffer. get: stream, unpacked into buf (k->err =
+ * MPI_ERR_TRUNCATE if it does not fit); 1 if r's data was inline, 0 if not (nothing done). */
 int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
-                         const struct loom_datatype *type);
+                         const struct loom_datatype *type, size_t max);
 int loom__shm_inline_mine(struct loom_shm_call *k);
-/* put, up to max bytes (at most LOOM_SHM_INLINE) rather than LOOM_SHM_INLINE. */
-int loom__shm_inline_put_upto(struct loom_shm_call *k, const void *buf, size_t count,
-                              const struct loom_datatype *type, size_t max);
-/* After r's publication: r's packed inline data for this collective and its size, or NULL
- * when r's data is in its own buffer. */
 const void *loom__shm_inline_stream(struct loom_shm_call *k, int r, size_t *bytes);
+int loom__shm_inline_get(struct loom_shm_call *k, int r, void *buf, size_t count,
+                         const struct loom_datatype *type);
 /* Inline inputs of small reductions (reduce, allreduce), which MPI has every member call with
- * the same count and type. put_input: as put, up to max bytes (at most LOOM_SHM_INLINE), and
- * only a type whose packed stream is its layout (dense, at offset 0) goes inline, so that
- * readers fold straight out of the buffer; any other is marked not inline. input: after r's publication, r's input for the fold: its
+ * the same count and type. put_input: as put, but only a type whose packed stream is its
+ * layout (dense, at offset 0) goes inline, so that readers fold straight out of the buffer;
+ * any other is marked not inline. input: after r's publication, r's input for the fold: its
  * inline data, or NULL when r's input is in its own buffer; when r's count or type differs
  * from ours (erroneous) k->err = MPI_ERR_TRUNCATE and `fallback` comes back instead. */
 int loom__shm_inline_put_input(struct loom_shm_call *k, const void *buf, size_t count,
                                const struct loom_datatype *type, size_t max);
 const void *loom__shm_inline_input(struct loom_shm_call *k, int r, const void *fallback,
                                    size_t count, const struct loom_datatype *type);
-int loom__shm_inline_get(struct loom_shm_call *k, int r, void *buf, size_t count,
-                         const struct loom_datatype *type);
 /* dst <- src as the dt layer copies (the smaller stream); a larger source sets k->err to
  * MPI_ERR_TRUNCATE (or, with push = 1, reports it to the owner of dst through trunc[]). */
 void loom__shm_copy(struct loom_shm_call *k, void *dst, size_t dcount,

@@ -10,8 +10,9 @@
  *                and it returns without waiting for the others.
  *   allreduce    small: every member folds all n inputs in rank order into its own rbuf
  *                (in place: into a scratch copy, as its rbuf is another member's input);
- *                an input of up to LOOM_SHM_INLINE bytes of a dense type goes through its
- *                owner's entry, and the owner then returns without waiting for the others.
+ *                an input of up to SYMMETRIC_INLINE_MAX bytes of a dense type goes through
+ *                its owner's entry, and the owner then returns without waiting for the
+ *                others.
  *                Large: member i folds slice i of every input; not in place it then writes
  *                that slice into every member's rbuf (nobody reads rbufs); in place it writes
  *                its own rbuf, publishes a middle phase, and every member then copies slice i
@@ -220,9 +221,9 @@ void loom__shm_allgather_publish(struct loom_shm_call *k, struct loom_comm *c,
     loom__shm_init(k, c);
     if (a->in_place) {
         struct loom_coll_blk mine = loom__coll_rblock(kind, a, k->me);
-        loom__shm_inline_put(k, mine.p, mine.c, mine.t);
+        loom__shm_inline_put(k, mine.p, mine.c, mine.t, LOOM_SHM_INLINE);
     } else {
-        loom__shm_inline_put(k, a->sbuf, a->scount, a->stype);
+        loom__shm_inline_put(k, a->sbuf, a->scount, a->stype, LOOM_SHM_INLINE);
     }
     loom__shm_publish(k, a, NULL, 0); /* release: orders the inline buffer before pub */
 }
@@ -251,8 +252,8 @@ int loom__shm_alltoall(struct loom_shm_call *k, const struct loom_coll_args *a, 
     if (kind == LOOM_COLL_ALLTOALL) {
         const void *src = a->in_place ? a->rbuf : a->sbuf;
         size_t c = (size_t)n * (size_t)(a->in_place ? a->rcount : a->scount);
-        mine_inline = loom__shm_inline_put_upto(k, src, c, a->in_place ? a->rtype : a->stype,
-                                                SYMMETRIC_INLINE_MAX);
+        mine_inline = loom__shm_inline_put(k, src, c, a->in_place ? a->rtype : a->stype,
+                                           SYMMETRIC_INLINE_MAX);
     }
     if (a->in_place && !mine_inline) {
         /* every block of our rbuf, packed in rank order: what the others read */

@@ -37,7 +37,7 @@ void loom__shm_bcast_publish(struct loom_shm_call *k, struct loom_comm *c,
         loom__shm_publish(k, a, NULL, 1); /* only the root is read */
         return;
     }
-    loom__shm_inline_put(k, a->rbuf, a->rcount, a->rtype);
+    loom__shm_inline_put(k, a->rbuf, a->rcount, a->rtype, LOOM_SHM_INLINE);
     loom__shm_publish(k, a, NULL, 0); /* release: orders the inline buffer before pub */
 }
 
@@ -134,7 +134,8 @@ void loom__shm_gather_publish(struct loom_shm_call *k, struct loom_comm *c,
 {
     loom__shm_init(k, c);
     /* a non-root's small block goes inline: then the root reads it and waits for our pub */
-    int in = k->me != a->root && loom__shm_inline_put(k, a->sbuf, a->scount, a->stype);
+    int in = k->me != a->root &&
+             loom__shm_inline_put(k, a->sbuf, a->scount, a->stype, LOOM_SHM_INLINE);
     loom__shm_publish(k, a, NULL, k->me != a->root && !in);
 }
 
@@ -193,7 +194,8 @@ void loom__shm_scatter_publish(struct loom_shm_call *k, struct loom_comm *c,
     }
     /* MPI_Scatter's blocks are of one size: small, they all go inline, in rank order */
     if (kind == LOOM_COLL_SCATTER)
-        loom__shm_inline_put(k, a->sbuf, (size_t)k->n * (size_t)a->scount, a->stype);
+        loom__shm_inline_put(k, a->sbuf, (size_t)k->n * (size_t)a->scount, a->stype,
+                             LOOM_SHM_INLINE);
     loom__shm_publish(k, a, NULL, 0);
 }
 

@@ -228,13 +228,7 @@ static int inline_put(struct loom_shm_call *k, const void *buf, size_t count,
 }
 
 int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
-                         const struct loom_datatype *type)
-{
-    return inline_put(k, buf, count, type, LOOM_SHM_INLINE, 1);
-}
-
-int loom__shm_inline_put_upto(struct loom_shm_call *k, const void *buf, size_t count,
-                              const struct loom_datatype *type, size_t max)
+                         const struct loom_datatype *type, size_t max)
 {
     return inline_put(k, buf, count, type, max, 1);
 }
@@ -258,17 +252,17 @@ int loom__shm_inline_put_input(struct loom_shm_call *k, const void *buf, size_t 
 const void *loom__shm_inline_input(struct loom_shm_call *k, int r, const void *fallback,
                                    size_t count, const struct loom_datatype *type)
 {
-    loom__shm_wait_pub(k, r, 0);
-    const struct loom_coll_shm_inline *in = inline_buf(k, r); /* after the acquire of pub */
-    if (in == NULL)
+    size_t bytes;
+    const void *data = loom__shm_inline_stream(k, r, &bytes);
+    if (data == NULL)
         return NULL;
-    if (in->bytes != (type ? loom__dt_stream_size(type, count) : 0) || !packed_is_layout(type)) {
+    if (bytes != (type ? loom__dt_stream_size(type, count) : 0) || !packed_is_layout(type)) {
         /* The members disagree on count or type, which MPI forbids; r may have returned, so
          * its own buffer is not to be read: report, and fold the fallback in its place. */
         k->err = MPI_ERR_TRUNCATE;
         return fallback;
     }
-    return in->data;
+    return data;
 }
 
 int loom__shm_inline_mine(struct loom_shm_call *k)
@@ -279,17 +273,11 @@ int loom__shm_inline_mine(struct loom_shm_call *k)
 int loom__shm_inline_get(struct loom_shm_call *k, int r, void *buf, size_t count,
                          const struct loom_datatype *type)
 {
-    loom__shm_wait_pub(k, r, 0);
-    const struct loom_coll_shm_inline *in = inline_buf(k, r); /* after the acquire of pub */
-    if (in == NULL)
+    size_t bytes;
+    const void *data = loom__shm_inline_stream(k, r, &bytes);
+    if (data == NULL)
         return 0;
-    uint64_t bytes = in->bytes; /* r's value for this collective */
-    size_t cap = type ? loom__dt_stream_size(type, count) : 0;
-    size_t n = bytes < cap ? (size_t)bytes : cap;
-    if (bytes > cap)
-        k->err = MPI_ERR_TRUNCATE;
-    if (n)
-        loom__dt_unpack(buf, type, count, in->data, 0, n);
+    loom__shm_copy(k, buf, count, type, data, bytes, MPI_BYTE, 0); /* truncation: k->err */
     return 1;
 }
 

@@ -14,8 +14,9 @@
 /* A heap request (taken from the freed ones, mostly), of the calling rank: every field, one by
  * one, rather than a memset of the whole. Compilers turn a memset of a known size of this
  * order into `rep stos`, whose start-up cost was most of the time a window of nonblocking
- * sends spent making its requests (docs/p2p.md, "Message rate"). A field added to struct loom_request is set here
- * too (tests/p2p/request_init.c checks that every byte but padding is written). */
+ * sends spent making its requests (docs/p2p.md, "Message rate"). A field added to struct
+ * loom_request is set here too (tests/p2p/request_init.c checks that every byte but padding
+ * is written). */
 static void request_init(struct loom_request *r, enum loom_req_kind kind)
 {
     loom__object_init(&r->obj, LOOM_MAGIC_REQUEST);
