@@ -55,4 +55,17 @@ int loom__api_check_initialized(const char *fn);
                 return loom_api_rc_;                                                           \
         }                                                                                      \
     } while (0)
+
+/* 1 when a call may take a fast path without LOOM_API_ENTER's bookkeeping: no trace is being
+ * recorded and the calling thread is an initialized rank. A call that takes its fast path only
+ * when this holds, and otherwise calls out of line a function that starts with
+ * LOOM_API_ENTER, keeps the checks and the trace of the full path while its fast path holds
+ * no scope: the compiler then keeps that path free of register saves (the latency-bound
+ * one-sided calls, api/rma_ops.c). */
+static inline __attribute__((always_inline)) int loom__api_fast_ok(void)
+{
+    struct loom_rank *me = loom__self;
+    return !loom__load_relaxed(&loom__trace_enabled) && me != 0 &&
+           loom__load_relaxed(&me->state) == LOOM_RANK_INITIALIZED;
+}
 #endif

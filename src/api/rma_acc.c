@@ -12,6 +12,7 @@
 #include "coll/op.h"
 #include "dt/dt.h"
 #include "p2p/request.h"
+#include "rma/word.h"
 
 /* What one accumulate call was given. */
 struct acc {
@@ -159,10 +160,28 @@ int loom__mpi_rget_accumulate_c(const char *fn, const void *origin_addr,
     return accumulate(fn, &a, win, request, 1);
 }
 
-int loom__mpi_fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
-                           int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+/* The target word of a fetch-and-op or compare-and-swap on this origin's window when the
+ * fast path may take it (rma/word.h): a word type, the target in an access epoch, the word
+ * inside its window and aligned to its size (the stripes cover aligned words only); NULL
+ * sends the call down the full path, which checks everything again and says what is wrong. */
+static inline __attribute__((always_inline)) char *word_target(MPI_Datatype t, int rank,
+                                                               MPI_Aint disp, MPI_Win w)
 {
-    static const char fn[] = "MPI_Fetch_and_op";
+    if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(t) ||
+        t->word == LOOM_DT_WORD_NONE)
+        return NULL;
+    char *p = loom__rma_target_fast(w, rank, disp, 0, t->size);
+    return p != NULL && ((uintptr_t)p & (t->size - 1)) == 0 ? p : NULL; /* 4 or 8 bytes */
+}
+
+/* MPI_Fetch_and_op with every check, out of line. */
+static __attribute__((noinline)) int fetch_and_op_checked(const char *fn,
+                                                          const void *origin_addr,
+                                                          void *result_addr,
+                                                          MPI_Datatype datatype,
+                                                          int target_rank, MPI_Aint target_disp,
+                                                          MPI_Op op, MPI_Win win)
+{
     LOOM_API_ENTER(fn);
     if (__builtin_expect(acc_fast(origin_addr, 1, datatype, result_addr, 1, datatype,
                                   target_rank, target_disp, 1, datatype, op, win),
@@ -182,6 +201,28 @@ int loom__mpi_fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datat
     return accumulate(fn, &a, win, NULL, 0);
 }
 
+/* Inline in MPI_Fetch_and_op and PMPI_Fetch_and_op under link-time optimization (api.h,
+ * loom__api_fast_ok): the word path, else the rest out of line. */
+__attribute__((always_inline)) inline int loom__mpi_fetch_and_op(const void *origin_addr,
+                                                                 void *result_addr,
+                                                                 MPI_Datatype datatype,
+                                                                 int target_rank,
+                                                                 MPI_Aint target_disp,
+                                                                 MPI_Op op, MPI_Win win)
+{
+    char *p;
+    if (__builtin_expect(loom__api_fast_ok() && loom__op_valid(op) &&
+                             (p = word_target(datatype, target_rank, target_disp, win)) != NULL &&
+                             loom__rma_word_has(datatype->word, op->kind),
+                         1)) {
+        loom__rma_word_fop(datatype->word, op->kind, p, origin_addr, result_addr);
+        loom__rma_note_op(win);
+        return MPI_SUCCESS;
+    }
+    return fetch_and_op_checked("MPI_Fetch_and_op", origin_addr, result_addr, datatype,
+                                target_rank, target_disp, op, win);
+}
+
 /* 1 if t may be compared and swapped: a predefined integer, logical or byte type (those on
  * which MPI_BAND or MPI_LAND is defined: no floating or character type is among them). */
 static int swappable(MPI_Datatype t)
@@ -192,11 +233,15 @@ static int swappable(MPI_Datatype t)
            (e->kernel[LOOM_OP_BAND] != NULL || e->kernel[LOOM_OP_LAND] != NULL);
 }
 
-int loom__mpi_compare_and_swap(const void *origin_addr, const void *compare_addr,
-                               void *result_addr, MPI_Datatype datatype, int target_rank,
-                               MPI_Aint target_disp, MPI_Win win)
+/* MPI_Compare_and_swap with every check, out of line. */
+static __attribute__((noinline)) int compare_and_swap_checked(const char *fn,
+                                                              const void *origin_addr,
+                                                              const void *compare_addr,
+                                                              void *result_addr,
+                                                              MPI_Datatype datatype,
+                                                              int target_rank,
+                                                              MPI_Aint target_disp, MPI_Win win)
 {
-    static const char fn[] = "MPI_Compare_and_swap";
     LOOM_API_ENTER(fn);
     int rc;
     struct loom_win *w = loom__win_arg(fn, win, &rc);
@@ -216,4 +261,27 @@ int loom__mpi_compare_and_swap(const void *origin_addr, const void *compare_addr
         return rc;
     loom__rma_compare_swap(taddr, datatype, origin_addr, compare_addr, result_addr);
     return MPI_SUCCESS;
+}
+
+/* Inline in MPI_Compare_and_swap and its PMPI_ twin, as MPI_Fetch_and_op above: an integer
+ * word (a double is no integer: the full path refuses it). */
+__attribute__((always_inline)) inline int loom__mpi_compare_and_swap(const void *origin_addr,
+                                                                     const void *compare_addr,
+                                                                     void *result_addr,
+                                                                     MPI_Datatype datatype,
+                                                                     int target_rank,
+                                                                     MPI_Aint target_disp,
+                                                                     MPI_Win win)
+{
+    char *p;
+    if (__builtin_expect(loom__api_fast_ok() &&
+                             (p = word_target(datatype, target_rank, target_disp, win)) != NULL &&
+                             datatype->word != LOOM_DT_WORD_F64,
+                         1)) {
+        loom__rma_word_cas(datatype->word, p, origin_addr, compare_addr, result_addr);
+        loom__rma_note_op(win);
+        return MPI_SUCCESS;
+    }
+    return compare_and_swap_checked("MPI_Compare_and_swap", origin_addr, compare_addr,
+                                    result_addr, datatype, target_rank, target_disp, win);
 }

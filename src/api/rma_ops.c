@@ -41,14 +41,20 @@ static inline __attribute__((always_inline)) int transfer_fast(int get, void *oa
                                                                MPI_Win w)
 {
     if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(ot) ||
-        !loom__dt_valid(tt) || !ot->committed || !tt->committed || !ot->contig ||
-        !tt->contig || ocount < 0 || tcount < 0 || ocount > (MPI_Count)loom__p2p_copy_chunk ||
-        tcount > (MPI_Count)loom__p2p_copy_chunk)
+        !ot->committed || !ot->contig || ocount < 0 ||
+        ocount > (MPI_Count)loom__p2p_copy_chunk)
         return 0;
     size_t n = ot->size * (size_t)ocount; /* both factors bounded: no overflow */
-    char *t;
-    if (n != tt->size * (size_t)tcount || n > loom__p2p_copy_chunk ||
-        (t = loom__rma_target_fast(w, rank, disp, tt->true_lb, n)) == NULL)
+    if (n > loom__p2p_copy_chunk)
+        return 0;
+    /* one datatype on both sides, the common case, is checked once */
+    if (tt == ot ? tcount != ocount
+                 : !loom__dt_valid(tt) || !tt->committed || !tt->contig || tcount < 0 ||
+                       tcount > (MPI_Count)loom__p2p_copy_chunk ||
+                       n != tt->size * (size_t)tcount)
+        return 0;
+    char *t = loom__rma_target_fast(w, rank, disp, tt->true_lb, n);
+    if (t == NULL)
         return 0;
     loom__rma_note_op(w);
     char *o = (char *)((uintptr_t)oaddr + (uintptr_t)ot->true_lb);
@@ -107,32 +113,56 @@ static int transfer(const char *fn, int get, void *oaddr, MPI_Count ocount, MPI_
     return MPI_SUCCESS;
 }
 
-int loom__mpi_put_c(const char *fn, const void *origin_addr, MPI_Count origin_count,
-                    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+/* MPI_Put and MPI_Get with every check, out of line. */
+static __attribute__((noinline)) int transfer_checked(const char *fn, int get, void *oaddr,
+                                                      MPI_Count ocount, MPI_Datatype ot,
+                                                      int rank, MPI_Aint disp, MPI_Count tcount,
+                                                      MPI_Datatype tt, MPI_Win win)
 {
     LOOM_API_ENTER(fn);
-    if (__builtin_expect(transfer_fast(0, (void *)origin_addr, origin_count, origin_datatype,
-                                       target_rank, target_disp, target_count, target_datatype,
-                                       win),
-                         1))
+    if (transfer_fast(get, oaddr, ocount, ot, rank, disp, tcount, tt, win)) /* traced */
         return MPI_SUCCESS;
-    return transfer(fn, 0, (void *)origin_addr, origin_count, origin_datatype, target_rank,
-                    target_disp, target_count, target_datatype, win, NULL, 0);
+    return transfer(fn, get, oaddr, ocount, ot, rank, disp, tcount, tt, win, NULL, 0);
 }
 
-int loom__mpi_get_c(const char *fn, void *origin_addr, MPI_Count origin_count,
-                    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+/* MPI_Put and MPI_Get are inlined into their MPI_ and PMPI_ entry points under link-time
+ * optimization (always_inline; a plain call without it): a latency-bound put + flush is a
+ * hundred instructions, and the call layers and register saves were a fifth of them. */
+__attribute__((always_inline)) inline int loom__mpi_put_c(const char *fn,
+                                                          const void *origin_addr,
+                                                          MPI_Count origin_count,
+                                                          MPI_Datatype origin_datatype,
+                                                          int target_rank, MPI_Aint target_disp,
+                                                          MPI_Count target_count,
+                                                          MPI_Datatype target_datatype,
+                                                          MPI_Win win)
 {
-    LOOM_API_ENTER(fn);
-    if (__builtin_expect(transfer_fast(1, origin_addr, origin_count, origin_datatype,
-                                       target_rank, target_disp, target_count, target_datatype,
-                                       win),
+    if (__builtin_expect(loom__api_fast_ok() &&
+                             transfer_fast(0, (void *)origin_addr, origin_count,
+                                           origin_datatype, target_rank, target_disp,
+                                           target_count, target_datatype, win),
                          1))
         return MPI_SUCCESS;
-    return transfer(fn, 1, origin_addr, origin_count, origin_datatype, target_rank,
-                    target_disp, target_count, target_datatype, win, NULL, 0);
+    return transfer_checked(fn, 0, (void *)origin_addr, origin_count, origin_datatype,
+                            target_rank, target_disp, target_count, target_datatype, win);
+}
+
+__attribute__((always_inline)) inline int loom__mpi_get_c(const char *fn, void *origin_addr,
+                                                          MPI_Count origin_count,
+                                                          MPI_Datatype origin_datatype,
+                                                          int target_rank, MPI_Aint target_disp,
+                                                          MPI_Count target_count,
+                                                          MPI_Datatype target_datatype,
+                                                          MPI_Win win)
+{
+    if (__builtin_expect(loom__api_fast_ok() &&
+                             transfer_fast(1, origin_addr, origin_count, origin_datatype,
+                                           target_rank, target_disp, target_count,
+                                           target_datatype, win),
+                         1))
+        return MPI_SUCCESS;
+    return transfer_checked(fn, 1, origin_addr, origin_count, origin_datatype, target_rank,
+                            target_disp, target_count, target_datatype, win);
 }
 
 int loom__mpi_rput_c(const char *fn, const void *origin_addr, MPI_Count origin_count,

@@ -277,17 +277,24 @@ int loom__mpi_win_unlock_all(MPI_Win win)
                       loom__rma_unlock_all);
 }
 
-/* The flushes: in a passive-target epoch on `rank` (one) or on any target (!one), wait for
- * this origin's operations in flight. */
-static int flush(const char *fn, MPI_Win win, int one, int rank)
+/* The flushes' common case: this origin's window, nothing in flight, and a lock_all epoch
+ * (or, for a flush of one target, a lock held on it). */
+static inline __attribute__((always_inline)) int flush_fast(MPI_Win win, int one, int rank)
 {
-    /* the common case first: a flush with nothing in flight in a lock_all epoch */
-    if (__builtin_expect(loom__win_valid(win) && win->owner == loom__self &&
-                             (!one || (unsigned)rank < (unsigned)win->size) &&
-                             (atomic_load_explicit(&win->access, memory_order_relaxed) &
-                              LOOM_RMA_LOCK_ALL) &&
-                             loom__load_acquire(&win->pending) == 0,
-                         1))
+    return loom__win_valid(win) && win->owner == loom__self &&
+           (one ? (unsigned)rank < (unsigned)win->size && loom__rma_passive(win, rank)
+                : (atomic_load_explicit(&win->access, memory_order_relaxed) &
+                   LOOM_RMA_LOCK_ALL) != 0) &&
+           loom__load_acquire(&win->pending) == 0;
+}
+
+/* The flushes: in a passive-target epoch on `rank` (one) or on any target (!one), wait for
+ * this origin's operations in flight; with every check, out of line. */
+static __attribute__((noinline)) int flush_checked(const char *fn, MPI_Win win, int one,
+                                                   int rank)
+{
+    LOOM_API_ENTER(fn);
+    if (flush_fast(win, one, rank)) /* traced */
         return MPI_SUCCESS;
     int rc;
     struct loom_win *w = one ? win_rank(fn, win, rank, &rc) : loom__win_arg(fn, win, &rc);
@@ -305,28 +312,32 @@ static int flush(const char *fn, MPI_Win win, int one, int rank)
     return MPI_SUCCESS;
 }
 
-int loom__mpi_win_flush(int rank, MPI_Win win)
+/* The entry points keep only the common case, so that link-time optimization folds each into
+ * its MPI_ and PMPI_ functions (api.h, loom__api_fast_ok): a latency-bound flush is a few
+ * dozen instructions, and the call layers were a third of them. */
+#define FLUSH(fn, win, one, rank)                                                              \
+    (__builtin_expect(loom__api_fast_ok() && flush_fast(win, one, rank), 1)                    \
+         ? MPI_SUCCESS                                                                         \
+         : flush_checked(fn, win, one, rank))
+
+__attribute__((always_inline)) inline int loom__mpi_win_flush(int rank, MPI_Win win)
 {
-    LOOM_API_ENTER("MPI_Win_flush");
-    return flush("MPI_Win_flush", win, 1, rank);
+    return FLUSH("MPI_Win_flush", win, 1, rank);
 }
 
-int loom__mpi_win_flush_local(int rank, MPI_Win win)
+__attribute__((always_inline)) inline int loom__mpi_win_flush_local(int rank, MPI_Win win)
 {
-    LOOM_API_ENTER("MPI_Win_flush_local");
-    return flush("MPI_Win_flush_local", win, 1, rank);
+    return FLUSH("MPI_Win_flush_local", win, 1, rank);
 }
 
-int loom__mpi_win_flush_all(MPI_Win win)
+__attribute__((always_inline)) inline int loom__mpi_win_flush_all(MPI_Win win)
 {
-    LOOM_API_ENTER("MPI_Win_flush_all");
-    return flush("MPI_Win_flush_all", win, 0, 0);
+    return FLUSH("MPI_Win_flush_all", win, 0, 0);
 }
 
-int loom__mpi_win_flush_local_all(MPI_Win win)
+__attribute__((always_inline)) inline int loom__mpi_win_flush_local_all(MPI_Win win)
 {
-    LOOM_API_ENTER("MPI_Win_flush_local_all");
-    return flush("MPI_Win_flush_local_all", win, 0, 0);
+    return FLUSH("MPI_Win_flush_local_all", win, 0, 0);
 }
 
 int loom__mpi_win_sync(MPI_Win win)

@@ -39,6 +39,19 @@
 
 enum loom_dt_kind { LOOM_DT_BASIC = 0, LOOM_DT_VECTOR, LOOM_DT_BLOCKS };
 
+/* The machine word a named predefined type is, for the one-sided fast paths (rma/word.h): set
+ * on the named 4- and 8-byte integer types, C's and Fortran's, on which MPI_MAX, _MIN, _SUM,
+ * _PROD, _BAND, _BOR and _BXOR are all defined, and on the doubles; LOOM_DT_WORD_NONE on
+ * every other type (derived types are zeroed when made). */
+enum loom_dt_word {
+    LOOM_DT_WORD_NONE = 0,
+    LOOM_DT_WORD_I32,
+    LOOM_DT_WORD_U32,
+    LOOM_DT_WORD_I64,
+    LOOM_DT_WORD_U64,
+    LOOM_DT_WORD_F64,
+};
+
 struct loom_attr_list;
 
 /* The C types of gfortran's INTEGER(16), REAL(16) and COMPLEX(16) (MPI_INTEGER16, MPI_REAL16,
@@ -69,6 +82,9 @@ struct loom_datatype {
     struct loom_object obj;      /* magic LOOM_MAGIC_DATATYPE (LOOM_MAGIC_FREED once freed) */
     _Atomic int refs;            /* user handle + operations in flight + parent types;
                                     0 -> quarantine (never counted for predefined) */
+    enum loom_dt_word word;      /* read-only; in what was padding, so that the predefined
+                                    objects keep their size and layout (a program linked
+                                    to them holds copies of them: copy relocations) */
     size_t size;                 /* bytes of data in one element */
     ptrdiff_t lb, extent;        /* MPI lb and extent */
     ptrdiff_t true_lb, true_extent;

@@ -12,13 +12,21 @@
 #include "dt/dt.h"
 
 /* clang-format off */
-#define BASIC(sym, label, ctype)                                                               \
+#define WORD(sym, label, ctype, wordkind)                                                      \
     struct loom_datatype sym = {                                                               \
         .obj = {LOOM_MAGIC_DATATYPE}, .refs = 1, .size = sizeof(ctype), .lb = 0,               \
         .extent = sizeof(ctype), .true_lb = 0, .true_extent = sizeof(ctype), .committed = 1,   \
         .predefined = 1, .contig = 1, .dense = 1, .combiner = MPI_COMBINER_NAMED,              \
         .align = _Alignof(ctype), .basic = &sym, .nbasic = 1, .kind = LOOM_DT_BASIC,           \
-        .name = label};
+        .word = wordkind, .name = label};
+#define BASIC(sym, label, ctype) WORD(sym, label, ctype, LOOM_DT_WORD_NONE)
+/* The word of a 4- or 8-byte C integer type (dt.h enum loom_dt_word). */
+#define INT_SIGNED(ctype) _Generic((ctype)0, int: 1, long: 1, long long: 1, default: 0)
+#define INT_WORD(ctype)                                                                        \
+    (sizeof(ctype) == 8 ? (INT_SIGNED(ctype) ? LOOM_DT_WORD_I64 : LOOM_DT_WORD_U64)            \
+                        : (INT_SIGNED(ctype) ? LOOM_DT_WORD_I32 : LOOM_DT_WORD_U32))
+#define INT(sym, label, ctype) WORD(sym, label, ctype, INT_WORD(ctype))
+#define DOUBLE(sym, label) WORD(sym, label, double, LOOM_DT_WORD_F64)
 
 BASIC(loom_mpi_char, "MPI_CHAR", char)
 BASIC(loom_mpi_signed_char, "MPI_SIGNED_CHAR", signed char)
@@ -26,27 +34,27 @@ BASIC(loom_mpi_unsigned_char, "MPI_UNSIGNED_CHAR", unsigned char)
 BASIC(loom_mpi_wchar, "MPI_WCHAR", wchar_t)
 BASIC(loom_mpi_short, "MPI_SHORT", short)
 BASIC(loom_mpi_unsigned_short, "MPI_UNSIGNED_SHORT", unsigned short)
-BASIC(loom_mpi_int, "MPI_INT", int)
-BASIC(loom_mpi_unsigned, "MPI_UNSIGNED", unsigned)
-BASIC(loom_mpi_long, "MPI_LONG", long)
-BASIC(loom_mpi_unsigned_long, "MPI_UNSIGNED_LONG", unsigned long)
-BASIC(loom_mpi_long_long_int, "MPI_LONG_LONG_INT", long long)
-BASIC(loom_mpi_unsigned_long_long, "MPI_UNSIGNED_LONG_LONG", unsigned long long)
+INT(loom_mpi_int, "MPI_INT", int)
+INT(loom_mpi_unsigned, "MPI_UNSIGNED", unsigned)
+INT(loom_mpi_long, "MPI_LONG", long)
+INT(loom_mpi_unsigned_long, "MPI_UNSIGNED_LONG", unsigned long)
+INT(loom_mpi_long_long_int, "MPI_LONG_LONG_INT", long long)
+INT(loom_mpi_unsigned_long_long, "MPI_UNSIGNED_LONG_LONG", unsigned long long)
 BASIC(loom_mpi_float, "MPI_FLOAT", float)
-BASIC(loom_mpi_double, "MPI_DOUBLE", double)
+DOUBLE(loom_mpi_double, "MPI_DOUBLE")
 BASIC(loom_mpi_long_double, "MPI_LONG_DOUBLE", long double)
 BASIC(loom_mpi_c_bool, "MPI_C_BOOL", _Bool)
 BASIC(loom_mpi_int8_t, "MPI_INT8_T", int8_t)
 BASIC(loom_mpi_int16_t, "MPI_INT16_T", int16_t)
-BASIC(loom_mpi_int32_t, "MPI_INT32_T", int32_t)
-BASIC(loom_mpi_int64_t, "MPI_INT64_T", int64_t)
+INT(loom_mpi_int32_t, "MPI_INT32_T", int32_t)
+INT(loom_mpi_int64_t, "MPI_INT64_T", int64_t)
 BASIC(loom_mpi_uint8_t, "MPI_UINT8_T", uint8_t)
 BASIC(loom_mpi_uint16_t, "MPI_UINT16_T", uint16_t)
-BASIC(loom_mpi_uint32_t, "MPI_UINT32_T", uint32_t)
-BASIC(loom_mpi_uint64_t, "MPI_UINT64_T", uint64_t)
-BASIC(loom_mpi_aint, "MPI_AINT", MPI_Aint)
-BASIC(loom_mpi_count, "MPI_COUNT", MPI_Count)
-BASIC(loom_mpi_offset, "MPI_OFFSET", MPI_Offset)
+INT(loom_mpi_uint32_t, "MPI_UINT32_T", uint32_t)
+INT(loom_mpi_uint64_t, "MPI_UINT64_T", uint64_t)
+INT(loom_mpi_aint, "MPI_AINT", MPI_Aint)
+INT(loom_mpi_count, "MPI_COUNT", MPI_Count)
+INT(loom_mpi_offset, "MPI_OFFSET", MPI_Offset)
 BASIC(loom_mpi_c_float_complex, "MPI_C_FLOAT_COMPLEX", float _Complex)
 BASIC(loom_mpi_c_double_complex, "MPI_C_DOUBLE_COMPLEX", double _Complex)
 BASIC(loom_mpi_c_long_double_complex, "MPI_C_LONG_DOUBLE_COMPLEX", long double _Complex)
@@ -54,20 +62,20 @@ BASIC(loom_mpi_byte, "MPI_BYTE", unsigned char)
 BASIC(loom_mpi_packed, "MPI_PACKED", unsigned char)
 
 /* The Fortran types, as gfortran lays them out (mpi.h LOOM_FOREACH_FORTRAN_TYPE). */
-BASIC(loom_mpi_integer, "MPI_INTEGER", MPI_Fint)
+INT(loom_mpi_integer, "MPI_INTEGER", MPI_Fint)
 BASIC(loom_mpi_real, "MPI_REAL", float)
-BASIC(loom_mpi_double_precision, "MPI_DOUBLE_PRECISION", double)
+DOUBLE(loom_mpi_double_precision, "MPI_DOUBLE_PRECISION")
 BASIC(loom_mpi_complex, "MPI_COMPLEX", float _Complex)
 BASIC(loom_mpi_double_complex, "MPI_DOUBLE_COMPLEX", double _Complex)
 BASIC(loom_mpi_logical, "MPI_LOGICAL", MPI_Fint)
 BASIC(loom_mpi_character, "MPI_CHARACTER", char)
 BASIC(loom_mpi_integer1, "MPI_INTEGER1", int8_t)
 BASIC(loom_mpi_integer2, "MPI_INTEGER2", int16_t)
-BASIC(loom_mpi_integer4, "MPI_INTEGER4", int32_t)
-BASIC(loom_mpi_integer8, "MPI_INTEGER8", int64_t)
+INT(loom_mpi_integer4, "MPI_INTEGER4", int32_t)
+INT(loom_mpi_integer8, "MPI_INTEGER8", int64_t)
 BASIC(loom_mpi_integer16, "MPI_INTEGER16", loom_int128)
 BASIC(loom_mpi_real4, "MPI_REAL4", float)
-BASIC(loom_mpi_real8, "MPI_REAL8", double)
+DOUBLE(loom_mpi_real8, "MPI_REAL8")
 BASIC(loom_mpi_real16, "MPI_REAL16", loom_real16)
 BASIC(loom_mpi_complex8, "MPI_COMPLEX8", float _Complex)
 BASIC(loom_mpi_complex16, "MPI_COMPLEX16", double _Complex)

@@ -16,6 +16,10 @@ rma_test(rma_request SOURCES request.c)
 # concurrent sums, tickets (fetch_and_op), compare-and-swap increments, MAX/MIN/BOR/BAND exact;
 # no torn 8-, 16- or 32-byte element under concurrent replace and no-op reads
 rma_test(rma_atomics SOURCES atomics.c)
+# fetch-and-op of every predefined operation and compare-and-swap on every type with a word
+# fast path (4- and 8-byte integers, doubles), aligned and not, against the standard's results;
+# undefined operations fail with MPI_ERR_OP and change nothing
+rma_test(rma_word_ops SOURCES word_ops.c NP 1 2 3)
 # threads of each rank issue puts, flushes, accumulates, fetch_and_ops in one lock_all epoch,
 # then lock different targets at once; every slot and counter checked after the join
 rma_test(rma_threads SOURCES threads.c ARGS 100)
