@@ -43,7 +43,7 @@ static const char *access_open(struct loom_win *w)
         return "MPI_Win_lock_all's epoch is open";
     if (a & LOOM_RMA_START)
         return "MPI_Win_start's access epoch is open";
-    if (atomic_load_explicit(&w->nheld, memory_order_relaxed) > 0)
+    if (loom__rma_any_held(w))
         return "a target is locked";
     return NULL;
 }
@@ -208,7 +208,9 @@ static struct loom_win *win_rank(const char *fn, MPI_Win win, int rank, int *rc)
     return w;
 }
 
-int loom__mpi_win_lock(int lock_type, int rank, int assert, MPI_Win win)
+/* MPI_Win_lock and MPI_Win_unlock with every check, out of line. */
+static __attribute__((noinline)) int lock_checked(int lock_type, int rank, int assert,
+                                                  MPI_Win win)
 {
     static const char fn[] = "MPI_Win_lock";
     LOOM_API_ENTER(fn);
@@ -238,7 +240,7 @@ int loom__mpi_win_lock(int lock_type, int rank, int assert, MPI_Win win)
     return rc ? loom__win_error_code(w, fn, rc) : MPI_SUCCESS;
 }
 
-int loom__mpi_win_unlock(int rank, MPI_Win win)
+static __attribute__((noinline)) int unlock_checked(int rank, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_unlock";
     LOOM_API_ENTER(fn);
@@ -251,6 +253,47 @@ int loom__mpi_win_unlock(int rank, MPI_Win win)
                                "%d (MPI_Win_lock first)", rank);
     loom__rma_unlock(w, rank);
     return MPI_SUCCESS;
+}
+
+/* The common lock: this origin's window, a lock type, no assertion but MPI_MODE_NOCHECK, a
+ * target in range, no other access epoch open (no fence's either), no lock held on it; then
+ * the lock is taken (0 only when memory for the per-target record ran out: the full path
+ * reports it). */
+static inline __attribute__((always_inline)) int lock_fast(int lock_type, int rank, int assert,
+                                                           MPI_Win win)
+{
+    return loom__win_valid(win) && win->owner == loom__self &&
+           (assert & ~MPI_MODE_NOCHECK) == 0 &&
+           (lock_type == MPI_LOCK_EXCLUSIVE || lock_type == MPI_LOCK_SHARED) &&
+           (unsigned)rank < (unsigned)win->size &&
+           !(atomic_load_explicit(&win->access, memory_order_relaxed) &
+             (LOOM_RMA_LOCK_ALL | LOOM_RMA_START | LOOM_RMA_FENCE)) &&
+           !loom__rma_held(win, rank) &&
+           loom__rma_lock(win, rank, lock_type == MPI_LOCK_EXCLUSIVE,
+                          (assert & MPI_MODE_NOCHECK) != 0) == 0;
+}
+
+/* Inlined into MPI_Win_lock, MPI_Win_unlock and their PMPI_ twins under link-time
+ * optimization (api.h, loom__api_fast_ok), as the flushes below. */
+__attribute__((always_inline)) inline int loom__mpi_win_lock(int lock_type, int rank,
+                                                             int assert, MPI_Win win)
+{
+    if (__builtin_expect(loom__api_fast_ok() && lock_fast(lock_type, rank, assert, win), 1))
+        return MPI_SUCCESS;
+    return lock_checked(lock_type, rank, assert, win);
+}
+
+__attribute__((always_inline)) inline int loom__mpi_win_unlock(int rank, MPI_Win win)
+{
+    if (__builtin_expect(loom__api_fast_ok() && loom__win_valid(win) &&
+                             win->owner == loom__self &&
+                             (unsigned)rank < (unsigned)win->size &&
+                             loom__rma_held(win, rank),
+                         1)) {
+        loom__rma_unlock(win, rank);
+        return MPI_SUCCESS;
+    }
+    return unlock_checked(rank, win);
 }
 
 int loom__mpi_win_lock_all(int assert, MPI_Win win)
@@ -305,7 +348,7 @@ static __attribute__((noinline)) int flush_checked(const char *fn, MPI_Win win, 
                                "epoch of this origin (MPI_Win_lock or MPI_Win_lock_all)",
                                rank);
     if (!one && !(atomic_load_explicit(&w->access, memory_order_relaxed) & LOOM_RMA_LOCK_ALL) &&
-        atomic_load_explicit(&w->nheld, memory_order_relaxed) == 0)
+        !loom__rma_any_held(w))
         return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no passive-target epoch is open "
                                "(MPI_Win_lock or MPI_Win_lock_all)");
     loom__rma_flush(w);

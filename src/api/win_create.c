@@ -123,7 +123,7 @@ static const char *open_epoch(struct loom_win *w)
         return "MPI_Win_lock_all's epoch is open (MPI_Win_unlock_all first)";
     if (a & LOOM_RMA_START)
         return "MPI_Win_start's access epoch is open (MPI_Win_complete first)";
-    if (atomic_load_explicit(&w->nheld, memory_order_relaxed) > 0)
+    if (loom__rma_any_held(w))
         return "a target is still locked (MPI_Win_unlock first)";
     if (atomic_load_explicit(&w->exposing, memory_order_relaxed))
         return "MPI_Win_post's exposure epoch is open (MPI_Win_wait first)";

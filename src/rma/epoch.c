@@ -69,6 +69,15 @@ int loom__rma_held(struct loom_win *w, int r)
     return h ? atomic_load_explicit(&h[r], memory_order_relaxed) : 0;
 }
 
+int loom__rma_any_held(struct loom_win *w)
+{
+    _Atomic uint8_t *h = atomic_load_explicit(&w->held, memory_order_acquire);
+    for (int r = 0; h != NULL && r < w->size; r++)
+        if (atomic_load_explicit(&h[r], memory_order_relaxed) != 0)
+            return 1;
+    return 0;
+}
+
 int loom__rma_lock(struct loom_win *w, int r, int exclusive, int nocheck)
 {
     _Atomic uint8_t *h = held_of(w);
@@ -79,7 +88,6 @@ int loom__rma_lock(struct loom_win *w, int r, int exclusive, int nocheck)
     uint8_t how = (uint8_t)((exclusive ? LOOM_RMA_HELD_EXCLUSIVE : LOOM_RMA_HELD_SHARED) |
                             (nocheck ? LOOM_RMA_HELD_NOCHECK : 0));
     atomic_store_explicit(&h[r], how, memory_order_relaxed);
-    atomic_fetch_add_explicit(&w->nheld, 1, memory_order_relaxed);
     return 0;
 }
 
@@ -89,7 +97,6 @@ void loom__rma_unlock(struct loom_win *w, int r)
     uint8_t how = atomic_load_explicit(&h[r], memory_order_relaxed);
     loom__rma_flush(w); /* the epoch's operations land before the lock is released */
     atomic_store_explicit(&h[r], 0, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&w->nheld, 1, memory_order_relaxed);
     if (!(how & LOOM_RMA_HELD_NOCHECK))
         loom__rma_lock_release(&w->sh->seg[r].lock, (how & LOOM_RMA_HELD_EXCLUSIVE) != 0);
 }

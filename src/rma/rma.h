@@ -153,7 +153,6 @@ struct loom_win {
     _Atomic int access;             /* LOOM_RMA_FENCE | LOOM_RMA_START | LOOM_RMA_LOCK_ALL */
     _Atomic int fence_ops;          /* 1 once an operation was issued since the last fence */
     _Atomic(_Atomic uint8_t *) held; /* [size] LOOM_RMA_HELD_* per target, or NULL */
-    _Atomic int nheld;              /* targets locked one by one */
     int lock_all_nocheck;           /* lock_all was MPI_MODE_NOCHECK: no lock word taken;
                                        written by MPI_Win_lock_all before LOOM_RMA_LOCK_ALL is
                                        set, read by MPI_Win_unlock_all (the program orders
@@ -285,6 +284,10 @@ void loom__rma_lock_all(struct loom_win *w, int nocheck);
 void loom__rma_unlock_all(struct loom_win *w);
 /* The lock the calling origin holds on r (LOOM_RMA_HELD_*), 0 if none. */
 int loom__rma_held(struct loom_win *w, int r);
+/* 1 if the calling origin holds a lock on some target: a scan of `held`, for the checks of
+ * fence, start, flush_all and free (no count is kept: two atomic read-modify-writes per lock
+ * and unlock cost more than these rare scans). */
+int loom__rma_any_held(struct loom_win *w);
 
 /* Post-start-complete-wait (pscw.c). ranks: window ranks, ascending, n of them; the caller
  * checked the epochs. post and start take ownership of `ranks` (malloc'd); 0 or

@@ -143,7 +143,6 @@ static struct loom_win *handle_new(void)
     atomic_init(&w->access, 0);
     atomic_init(&w->fence_ops, 0);
     atomic_init(&w->held, NULL);
-    atomic_init(&w->nheld, 0);
     atomic_init(&w->exposing, 0);
     atomic_init(&w->pending, 0);
     return w;

@@ -57,6 +57,7 @@ static void epochs(MPI_Win win, int rank, int size, int *mem)
     CHECK_INT(mem[1], 7); /* the put of the left neighbour landed */
     /* lock epochs: one lock per target, none beside lock_all, no fence inside */
     CHECK_INT(MPI_Win_lock(MPI_LOCK_SHARED, r, 0, win), MPI_SUCCESS);
+    CHECK_INT(MPI_Win_flush_all(win), MPI_SUCCESS); /* a lock on one target is an epoch */
     EXPECT(MPI_Win_lock(MPI_LOCK_SHARED, r, 0, win), MPI_ERR_RMA_SYNC);
     EXPECT(MPI_Win_lock_all(0, win), MPI_ERR_RMA_SYNC);
     EXPECT(MPI_Win_fence(0, win), MPI_ERR_RMA_SYNC);
@@ -66,6 +67,8 @@ static void epochs(MPI_Win win, int rank, int size, int *mem)
     EXPECT(MPI_Win_free(&win), MPI_ERR_RMA_SYNC);
     CHECK(win != MPI_WIN_NULL);
     CHECK_INT(MPI_Win_unlock(r, win), MPI_SUCCESS);
+    EXPECT(MPI_Win_flush_all(win), MPI_ERR_RMA_SYNC); /* ...and its unlock ends it */
+    EXPECT(MPI_Win_unlock(r, win), MPI_ERR_RMA_SYNC);
     CHECK_INT(MPI_Win_lock_all(0, win), MPI_SUCCESS);
     EXPECT(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, r, 0, win), MPI_ERR_RMA_SYNC);
     EXPECT(MPI_Win_free(&win), MPI_ERR_RMA_SYNC);
