@@ -48,9 +48,11 @@ static inline int loom__rma_word_has(enum loom_dt_word word, int kind)
         if ((kind) != LOOM_OP_NO_OP)                                                           \
             memcpy(&v_, (in), sizeof v_);                                                      \
         loom__lock(lock);                                                                      \
-        o_ = *(T *)(p);                                                                        \
-        if ((kind) != LOOM_OP_NO_OP)                                                           \
-            *(T *)(p) = LOOM_RMA_WORD_INT(T, U, kind, o_, v_);                                 \
+        memcpy(&o_, (p), sizeof o_); /* memcpy: the window's memory may have another type */ \
+        if ((kind) != LOOM_OP_NO_OP) {                                                         \
+            T n_ = LOOM_RMA_WORD_INT(T, U, kind, o_, v_);                                      \
+            memcpy((p), &n_, sizeof n_);                                                       \
+        }                                                                                      \
         loom__unlock(lock);                                                                    \
         memcpy((out), &o_, sizeof o_);                                                         \
     } while (0)
@@ -78,9 +80,11 @@ static inline __attribute__((always_inline)) void loom__rma_word_fop(enum loom_d
         if (kind != LOOM_OP_NO_OP)
             memcpy(&v, in, sizeof v);
         loom__lock(l);
-        o = *(double *)p;
-        if (kind != LOOM_OP_NO_OP)
-            *(double *)p = kind == LOOM_OP_SUM ? o + v : v;
+        memcpy(&o, p, sizeof o);
+        if (kind != LOOM_OP_NO_OP) {
+            double n = kind == LOOM_OP_SUM ? o + v : v;
+            memcpy(p, &n, sizeof n);
+        }
         loom__unlock(l);
         memcpy(out, &o, sizeof o);
         break;
@@ -98,9 +102,9 @@ static inline __attribute__((always_inline)) void loom__rma_word_fop(enum loom_d
         memcpy(&v_, (in), sizeof v_);                                                          \
         memcpy(&c_, (compare), sizeof c_);                                                     \
         loom__lock(lock);                                                                      \
-        o_ = *(T *)(p);                                                                        \
+        memcpy(&o_, (p), sizeof o_);                                                           \
         if (o_ == c_)                                                                          \
-            *(T *)(p) = v_;                                                                    \
+            memcpy((p), &v_, sizeof v_);                                                       \
         loom__unlock(lock);                                                                    \
         memcpy((out), &o_, sizeof o_);                                                         \
     } while (0)
