@@ -128,6 +128,17 @@ static __attribute__((noinline)) int transfer_checked(const char *fn, int get, v
 /* MPI_Put and MPI_Get are inlined into their MPI_ and PMPI_ entry points under link-time
  * optimization (always_inline; a plain call without it): a latency-bound put + flush is a
  * hundred instructions, and the call layers and register saves were a fifth of them. */
+static inline __attribute__((always_inline)) int
+transfer_entry(const char *fn, int get, void *oaddr, MPI_Count ocount, MPI_Datatype ot,
+               int rank, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tt, MPI_Win win)
+{
+    if (__builtin_expect(loom__api_fast_ok() &&
+                             transfer_fast(get, oaddr, ocount, ot, rank, disp, tcount, tt, win),
+                         1))
+        return MPI_SUCCESS;
+    return transfer_checked(fn, get, oaddr, ocount, ot, rank, disp, tcount, tt, win);
+}
+
 __attribute__((always_inline)) inline int loom__mpi_put_c(const char *fn,
                                                           const void *origin_addr,
                                                           MPI_Count origin_count,
@@ -137,14 +148,8 @@ __attribute__((always_inline)) inline int loom__mpi_put_c(const char *fn,
                                                           MPI_Datatype target_datatype,
                                                           MPI_Win win)
 {
-    if (__builtin_expect(loom__api_fast_ok() &&
-                             transfer_fast(0, (void *)origin_addr, origin_count,
-                                           origin_datatype, target_rank, target_disp,
-                                           target_count, target_datatype, win),
-                         1))
-        return MPI_SUCCESS;
-    return transfer_checked(fn, 0, (void *)origin_addr, origin_count, origin_datatype,
-                            target_rank, target_disp, target_count, target_datatype, win);
+    return transfer_entry(fn, 0, (void *)origin_addr, origin_count, origin_datatype,
+                          target_rank, target_disp, target_count, target_datatype, win);
 }
 
 __attribute__((always_inline)) inline int loom__mpi_get_c(const char *fn, void *origin_addr,
@@ -155,14 +160,8 @@ __attribute__((always_inline)) inline int loom__mpi_get_c(const char *fn, void *
                                                           MPI_Datatype target_datatype,
                                                           MPI_Win win)
 {
-    if (__builtin_expect(loom__api_fast_ok() &&
-                             transfer_fast(1, origin_addr, origin_count, origin_datatype,
-                                           target_rank, target_disp, target_count,
-                                           target_datatype, win),
-                         1))
-        return MPI_SUCCESS;
-    return transfer_checked(fn, 1, origin_addr, origin_count, origin_datatype, target_rank,
-                            target_disp, target_count, target_datatype, win);
+    return transfer_entry(fn, 1, origin_addr, origin_count, origin_datatype, target_rank,
+                          target_disp, target_count, target_datatype, win);
 }
 
 int loom__mpi_rput_c(const char *fn, const void *origin_addr, MPI_Count origin_count,
