@@ -124,12 +124,8 @@ static void deliver_packed(struct loom_request *rr, int source, int tag, const v
 {
     size_t cap = loom__dt_stream_size(rr->type, rr->count);
     size_t n = bytes < cap ? bytes : cap;
-    const struct loom_datatype *t = rr->type;
-    if (n && t->contig && n <= 64) /* a small message into a contiguous buffer: moves the
-                                      compiler inlines, no call (a third of the cost here) */
-        loom__cell_copy((unsigned char *)rr->buf + t->true_lb, data, n);
-    else if (n)
-        loom__dt_unpack(rr->buf, t, rr->count, data, 0, n);
+    if (n)
+        loom__dt_unpack(rr->buf, rr->type, rr->count, data, 0, n);
     rr->error = bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     loom__p2p_status_set(&rr->status, source, tag, n);
     LOOM_STATS_RECEIVED(rr->owner, n); /* LOOM_STATS: before completion frees rr */
