@@ -39,6 +39,13 @@ static inline int loom__api_big_count(const char *fn)
     return n > 2 && fn[n - 2] == '_' && fn[n - 1] == 'c';
 }
 
+/* 1 if the calling thread is a rank between MPI_Init and MPI_Finalize. */
+static inline __attribute__((always_inline)) int loom__api_rank_ready(void)
+{
+    struct loom_rank *me = loom__self;
+    return me != 0 && loom__load_relaxed(&me->state) == LOOM_RANK_INITIALIZED;
+}
+
 /* 0 if the calling thread is a rank between MPI_Init and MPI_Finalize; otherwise reports
  * MPI_ERR_OTHER ("called before MPI_Init" / "after MPI_Finalize" / "outside a loom rank")
  * through the fatal path and returns that class. Use: LOOM_API_ENTER("MPI_Send"); */
@@ -46,10 +53,7 @@ int loom__api_check_initialized(const char *fn);
 #define LOOM_API_ENTER(fn)                                                                     \
     LOOM_TRACE_API_SCOPE(fn); /* trace/stats: the exit is recorded on every return path */    \
     do {                                                                                       \
-        if (__builtin_expect(loom__self == 0 ||                                                \
-                                 loom__load_relaxed(&loom__self->state) !=                     \
-                                     LOOM_RANK_INITIALIZED,                                    \
-                             0)) {                                                             \
+        if (__builtin_expect(!loom__api_rank_ready(), 0)) {                                    \
             int loom_api_rc_ = loom__api_check_initialized(fn);                                \
             if (loom_api_rc_ != MPI_SUCCESS)                                                   \
                 return loom_api_rc_;                                                           \
@@ -64,8 +68,6 @@ int loom__api_check_initialized(const char *fn);
  * one-sided calls, api/rma_ops.c). */
 static inline __attribute__((always_inline)) int loom__api_fast_ok(void)
 {
-    struct loom_rank *me = loom__self;
-    return !loom__load_relaxed(&loom__trace_enabled) && me != 0 &&
-           loom__load_relaxed(&me->state) == LOOM_RANK_INITIALIZED;
+    return !loom__load_relaxed(&loom__trace_enabled) && loom__api_rank_ready();
 }
 #endif

@@ -358,29 +358,32 @@ static __attribute__((noinline)) int flush_checked(const char *fn, MPI_Win win, 
 /* The entry points keep only the common case, so that link-time optimization folds each into
  * its MPI_ and PMPI_ functions (api.h, loom__api_fast_ok): a latency-bound flush is a few
  * dozen instructions, and the call layers were a third of them. */
-#define FLUSH(fn, win, one, rank)                                                              \
-    (__builtin_expect(loom__api_fast_ok() && flush_fast(win, one, rank), 1)                    \
-         ? MPI_SUCCESS                                                                         \
-         : flush_checked(fn, win, one, rank))
+static inline __attribute__((always_inline)) int flush_entry(const char *fn, MPI_Win win,
+                                                             int one, int rank)
+{
+    if (__builtin_expect(loom__api_fast_ok() && flush_fast(win, one, rank), 1))
+        return MPI_SUCCESS;
+    return flush_checked(fn, win, one, rank);
+}
 
 __attribute__((always_inline)) inline int loom__mpi_win_flush(int rank, MPI_Win win)
 {
-    return FLUSH("MPI_Win_flush", win, 1, rank);
+    return flush_entry("MPI_Win_flush", win, 1, rank);
 }
 
 __attribute__((always_inline)) inline int loom__mpi_win_flush_local(int rank, MPI_Win win)
 {
-    return FLUSH("MPI_Win_flush_local", win, 1, rank);
+    return flush_entry("MPI_Win_flush_local", win, 1, rank);
 }
 
 __attribute__((always_inline)) inline int loom__mpi_win_flush_all(MPI_Win win)
 {
-    return FLUSH("MPI_Win_flush_all", win, 0, 0);
+    return flush_entry("MPI_Win_flush_all", win, 0, 0);
 }
 
 __attribute__((always_inline)) inline int loom__mpi_win_flush_local_all(MPI_Win win)
 {
-    return FLUSH("MPI_Win_flush_local_all", win, 0, 0);
+    return flush_entry("MPI_Win_flush_local_all", win, 0, 0);
 }
 
 int loom__mpi_win_sync(MPI_Win win)
