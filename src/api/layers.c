@@ -92,6 +92,7 @@ int loom__layers_job_init(char *err, size_t errlen)
 
 void loom__layers_job_fini(void)
 {
+    loom__net_layers_fini(); /* the network thread: before what its polls deliver to goes */
     loom__trace_job_fini(); /* stats lines, trace files: before progress threads' memory goes */
     loom__type_attr_job_fini(); /* attributes left on predefined types: before the keyvals */
     loom__comm_job_fini();

@@ -148,6 +148,10 @@
       "on the endpoint's descriptor (no core burnt; the provider signals every completion, "       \
       "~0.7 us a message over tcp); poll = short sleeps between polls; auto = block when the "     \
       "host's node processes have more ranks than it has cores, else poll")                        \
+    X(NET_THREAD, BOOL, START, core, "1", "", NULL,                                              \
+      "multi-node, LOOM_PROGRESS=collaborative: a thread per node process polls the network "     \
+      "while a nonblocking transfer with another node process is pending and no rank waits for " \
+      "it, so that transfers move while the ranks compute; 0: only waiting ranks poll")          \
     X(NET_INPLACE, STRING, START, core, "auto", "auto|off|<bytes>", loom__net_inplace_check,      \
       "multi-node: smallest eager message of a blocking send whose data the network sends "     \
       "from the user's buffer instead of copying it into a send slot (the send then returns "    \

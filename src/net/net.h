@@ -27,6 +27,9 @@ int loom__net_bootstrap(int local_np, int job_np, char *err, size_t errlen);
 /* After the layers are up (api/layers.c), before any rank runs: the network is polled in
  * every wait from now on. */
 void loom__net_layers_init(void);
+/* Main thread, every rank of this node process ended, before the layers go: the network
+ * thread stops (the endpoint is still polled by loom__net_job_fini). */
+void loom__net_layers_fini(void);
 /* Main thread, after every rank of this node process has ended: let what this process sent
  * leave, wait for the other node processes, close. Nothing when alone. */
 void loom__net_job_fini(void);
@@ -54,6 +57,20 @@ void loom__net_standin_free(struct loom_request *standin);
 
 /* Poll the network once, if no other thread is: 1 if something moved. Any thread. */
 int loom__net_poll(void);
+
+/* The network thread (net_watch.c): under LOOM_PROGRESS=collaborative with other node
+ * processes (and LOOM_NET_THREAD), one thread per node process polls the network while
+ * something its ranks do not wait for is pending, so that a node process whose ranks compute
+ * still moves its transfers. begin: one more such thing (a nonblocking receive that may match
+ * a remote message, a nonblocking rendezvous send, a backlog); end: one less. A request so
+ * counted carries `netwatch`, and its completion (loom__req_complete) ends it. Any thread;
+ * counted whether the thread runs or not. */
+void loom__net_watch_begin(void);
+void loom__net_watch_end(void);
+/* Main thread: start it (from loom__net_layers_init, where the policy asks for it); stop it
+ * once no rank runs, before the layers go (loom__net_layers_fini). */
+void loom__net_watch_start(void);
+void loom__net_watch_stop(void);
 
 /* The largest payload a message to another node process carries eagerly (larger ones are read
  * by their receiver); 0 in a job of one node process. Fixed once the job has started. */

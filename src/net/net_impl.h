@@ -57,6 +57,8 @@ struct loom_net {
     _Atomic int backlogged;      /* 1 while the backlog is not empty: written under send_lock,
                                     read relaxed by polls, so that a poll with nothing to post
                                     takes no lock (a later poll sees a new backlog) */
+    _Atomic unsigned long polls; /* polls made: written under poll_lock, read relaxed by the
+                                    network thread (net_watch.c) to see that a waiter polls */
     _Atomic int bye_sent, byes;
     /* Order. A provider keeps send-after-send order only up to its own protocol switches (a
      * large message may be overtaken by a small one behind it), so each message carries a

@@ -210,6 +210,11 @@ static void net_unblock(void)
         one = 0;
 }
 
+void loom__net_layers_fini(void)
+{
+    loom__net_watch_stop();
+}
+
 void loom__net_layers_init(void)
 {
     if (loom__job.nnodes <= 1)
@@ -223,13 +228,14 @@ void loom__net_layers_init(void)
     loom__wait_sleep_quorum = loom__job.nlocal;
     /* ...or, better, blocks until one comes (where the queue has a descriptor: without one,
      * no blocker to claim and no eventfd write per notify) */
-    if (!loom__fabric_can_block(loom__net.fab))
-        return;
-    loom__net.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (loom__net.wake_fd >= 0) {
-        loom__wait_unblock = net_unblock;
-        loom__wait_block = net_block;
+    if (loom__fabric_can_block(loom__net.fab)) {
+        loom__net.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+        if (loom__net.wake_fd >= 0) {
+            loom__wait_unblock = net_unblock;
+            loom__wait_block = net_block;
+        }
     }
+    loom__net_watch_start(); /* last: it reads the bounds above */
 }
 
 size_t loom__net_eager_max(void)

@@ -49,6 +49,7 @@ int loom__net_send(struct loom_request *s)
                              .source = s->me, .tag = s->tag, .bytes = bytes};
     int contig = s->type->contig;
     const void *data = contig ? (const char *)s->buf + s->type->true_lb : NULL;
+    s->netwatch = 0; /* a persistent send may have been a rendezvous last time */
     if (s->mode != LOOM_SEND_SYNC && bytes <= loom__net.eager_max) {
         h.type = LOOM_NET_EAGER;
         if (contig && bytes && bytes >= loom__net.inplace_min && !s->heap) {
@@ -101,8 +102,16 @@ int loom__net_send(struct loom_request *s)
     h.addr = rs->mr.addr;
     h.key = rs->mr.key;
     h.cookie = (uint64_t)(uintptr_t)rs;
+    /* nonblocking: the receiver reads the data while the caller may compute, and over a
+     * provider of manual progress this side must be polled for the read to be served */
+    s->netwatch = s->heap;
+    if (s->netwatch)
+        loom__net_watch_begin();
     int rc = loom__net_post(node, &h, NULL, 0);
     if (rc != 0) {
+        if (s->netwatch)
+            loom__net_watch_end();
+        s->netwatch = 0;
         if (rs->exposed)
             loom__fabric_unexpose(loom__net.fab, &rs->mr);
         free(rs->tmp);
@@ -150,6 +159,13 @@ static void finish_pull(struct pull *p)
 void loom__net_pull(struct loom_request *standin, struct loom_request *r)
 {
     struct standin *sd = (struct standin *)standin;
+    if (r->heap && !r->netwatch) {
+        /* MPI_Imrecv of a request-to-send: its read moves while the caller may compute. Only
+         * the owner gets here with such a request: a posted nonblocking receive that a
+         * polling thread matches was counted when it was posted (p2p/match.c). */
+        r->netwatch = 1;
+        loom__net_watch_begin();
+    }
     struct pull *p = calloc(1, sizeof *p);
     if (!p)
         loom__net_abort(1, "out of memory receiving a message from another node process");

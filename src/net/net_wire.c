@@ -22,6 +22,8 @@ struct loom_net_pending {
 
 static void backlog_add(struct loom_net_pending *p)
 {
+    if (!loom__load_relaxed(&loom__net.backlogged))
+        loom__net_watch_begin(); /* only polls post it: the network thread polls till then */
     loom__store_relaxed(&loom__net.backlogged, 1);
     p->next = NULL;
     *loom__net.backlog_tail = p;
@@ -140,6 +142,7 @@ int loom__net_flush_backlog(void)
         if (!p->next) {
             loom__net.backlog_tail = &loom__net.backlog;
             loom__store_relaxed(&loom__net.backlogged, 0);
+            loom__net_watch_end();
         }
         free(p);
         moved = 1;
@@ -153,6 +156,7 @@ int loom__net_poll(void)
     if (!loom__net.fab || pthread_mutex_trylock(&loom__net.poll_lock) != 0)
         return 0;
     char err[256];
+    loom__store_relaxed(&loom__net.polls, loom__load_relaxed(&loom__net.polls) + 1);
     int n = loom__fabric_poll(loom__net.fab, err, sizeof err);
     if (n < 0)
         loom__net_peer_failed(-1, err);

@@ -342,10 +342,23 @@ static inline int cell_source(struct loom_p2p_ctx *ctx, int source)
     return source == MPI_ANY_SOURCE ? -1 : ctx->sender_world[source];
 }
 
+/* Other node processes: a nonblocking receive that a message from one of them may complete
+ * is counted for the network thread until it completes (net.h); a blocking one's caller
+ * polls by itself. Set on every start, so that a persistent request is counted afresh. */
+static void watch_recv(struct loom_request *r)
+{
+    int w = r->peer == MPI_ANY_SOURCE ? -1 : r->ctx->sender_world[r->peer];
+    r->netwatch = r->heap && (w < loom__job.first || w >= loom__job.first + loom__job.nlocal);
+    if (r->netwatch)
+        loom__net_watch_begin();
+}
+
 int loom__p2p_start_recv(struct loom_request *r)
 {
     struct loom_match *m = &r->ctx->match[r->me];
     int dest = m->rank->world_rank, from = cell_source(r->ctx, r->peer);
+    if (__builtin_expect(loom__job.nnodes > 1, 0))
+        watch_recv(r);
     /* Messages in the queue are older than cells from the same sender: look there first,
      * then in the rings, then post. */
     for (int pass = 0;; pass++) {

@@ -8,6 +8,7 @@
 #include "core/lock.h"
 #include "core/rank.h"
 #include "dt/dt.h"
+#include "net/net.h"
 #include "p2p/request.h"
 #include "task/task.h"
 
@@ -26,6 +27,7 @@ static void request_init(struct loom_request *r, enum loom_req_kind kind)
     r->active = 0;
     r->mode = 0;
     r->cancelled = 0;
+    r->netwatch = 0;
     atomic_init(&r->flags, 0);
     r->owner = loom__self;
     r->comm = NULL;
@@ -201,10 +203,13 @@ static void destroy(struct loom_request *r)
 void loom__req_complete(struct loom_request *r)
 {
     struct loom_rank *owner = r->owner;
+    int watched = r->netwatch;
     /* acq_rel: release publishes status and data to the owner's acquire in
      * loom__req_is_complete; acquire sees the owner's RELEASED and what preceded it. */
     uint32_t before = atomic_fetch_or_explicit(&r->flags, LOOM_REQ_COMPLETE,
                                                memory_order_acq_rel);
+    if (watched)
+        loom__net_watch_end();
     if (before & LOOM_REQ_RELEASED) {
         /* The user let go of it: we are the last to touch it. */
         destroy(r);

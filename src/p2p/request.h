@@ -69,6 +69,9 @@ struct loom_request {
     uint8_t active;              /* persistent: started and not yet completed by a wait/test */
     uint8_t mode;                /* enum loom_send_mode */
     uint8_t cancelled;           /* set by the owner's MPI_Cancel under the queue lock */
+    uint8_t netwatch;            /* 1: counted by the network thread until complete (net.h,
+                                    loom__net_watch_begin); set by the owner before the
+                                    request is published, read by its completer */
     _Atomic uint32_t flags;      /* LOOM_REQ_COMPLETE | LOOM_REQ_RELEASED */
     struct loom_rank *owner;     /* notified on completion */
     MPI_Comm comm;               /* the user's handle, for error reporting */
