@@ -13,13 +13,22 @@
  *  - a backlog of messages and reads the endpoint could not take yet (net_wire.c).
  * A blocking call is not counted: its caller waits, and polls, until it is done.
  *
- * `pending` counts them and is the futex the thread sleeps on while it is 0 and the endpoint
- * has nothing of this node process's in flight (a FIN the thread itself just sent leaves
- * only when polled), so an idle job costs no core. Otherwise the thread naps, then polls
- * unless a waiter polled during the nap (net/'s poll counter moved: that waiter does the
- * work), and naps twice as long after each poll that completed nothing, up to the bound of
- * the node process's last sleeper (loom__wait_sleep_last_ns). A poll that completed
- * something is followed by another at once.
+ * The thread has work when something is pending (`pending`, or the endpoint has something
+ * of this node process's in flight: a FIN the thread itself just sent leaves only when
+ * polled) and no thread of its node process is in a wait (`waiting`, counted through the
+ * wait's tend hook). Otherwise it sleeps on a futex (`seq`), woken when `pending` leaves 0
+ * or `waiting` falls to 0 with something pending: an idle job, or one whose ranks are in
+ * their waits, costs no core and no wake-up. With work, it naps, then polls unless a waiter
+ * polled during the nap (net/'s poll counter moved), and naps twice as long after each poll
+ * that completed nothing, up to the bound of the node process's last sleeper
+ * (loom__wait_sleep_last_ns). A poll that completed something is followed by another at
+ * once. It does not poll at all while a thread of its
+ * node process is in a wait (`waiting`, counted through the wait's tend hook): that thread
+ * polls at every turn of its wait, and when it sleeps, the node process's last sleeper still
+ * polls every 20 µs or blocks on the endpoint (net_job.c). A second poller beside it only
+ * takes a core from it on a machine whose cores all run threads, and took over its polls:
+ * with the thread polling whenever no waiter was awake, streaming bandwidth between two node
+ * processes fell to 0.35 - 0.6 of what it was without the thread.
  *
  * Why naps and not a busy poll while a transfer moves (tried, on a 2-core machine where every
  * core runs a rank): over tcp a read completes nothing until its end, and polling without a
@@ -52,35 +61,57 @@
 /* The first nap after a poll that moved nothing; each empty poll doubles it. */
 #define NAP_FIRST_NS 1000L
 
-static _Atomic uint32_t pending; /* what the thread polls for; its futex word */
+static _Atomic uint32_t pending; /* what the thread polls for */
+static _Atomic int waiting;      /* threads of the node process inside loom__wait_until */
+static _Atomic uint32_t seq;     /* the thread's futex word: bumped by every kick */
 static _Atomic int asleep;       /* 1 while the thread is in (or about to enter) its futex */
 static _Atomic int stop;
+static loom_wait_tend_fn below_tend;
 static pthread_t thread;
 static int running;              /* main thread only */
 
-static void futex_wait_zero(void)
+/* Protocol (no lost wake-up): the thread reads `seq`, sets `asleep`, fences, checks for
+ * work once more and sleeps only while `seq` is unchanged (the kernel checks the word). A
+ * kick follows a seq_cst change of `pending` or `waiting`: it bumps `seq` (seq_cst) and wakes
+ * the thread if it reads `asleep`. Either the thread sees the change, or the kick sees it
+ * asleep (C11 fence-fence rule, as in core/event.c). */
+static void kick(void)
 {
-    syscall(SYS_futex, (uint32_t *)&pending, FUTEX_WAIT_PRIVATE, 0u, NULL, NULL, 0);
+    loom__fetch_add_seq_cst(&seq, 1);
+    if (loom__load_relaxed(&asleep))
+        syscall(SYS_futex, (uint32_t *)&seq, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-static void futex_wake_one(void)
-{
-    syscall(SYS_futex, (uint32_t *)&pending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-
-/* Protocol (no lost wake-up): the thread sets `asleep`, fences, reads `pending` once more
- * and sleeps only while it is 0 (the kernel checks the word again). A caller of
- * loom__net_watch_begin increments `pending` (seq_cst, so a fence too), then reads `asleep`:
- * either the thread sees the new count, or the caller sees it asleep and wakes it. */
 void loom__net_watch_begin(void)
 {
-    if (loom__fetch_add_seq_cst(&pending, 1) == 0 && loom__load_relaxed(&asleep))
-        futex_wake_one();
+    if (loom__fetch_add_seq_cst(&pending, 1) == 0 && loom__load_relaxed(&waiting) == 0)
+        kick();
 }
 
 void loom__net_watch_end(void)
 {
     loom__fetch_sub_relaxed(&pending, 1);
+}
+
+/* The wait's tend hook, in front of the layers' (installed by the main thread before ranks
+ * run): the last thread to leave a wait hands the polling back to the network thread. */
+static void tend(int on)
+{
+    if (on)
+        loom__fetch_add_seq_cst(&waiting, 1);
+    else if (loom__fetch_sub_seq_cst(&waiting, 1) == 1 && loom__load_relaxed(&pending))
+        kick();
+    if (below_tend)
+        below_tend(on);
+}
+
+/* Work for the thread: something pending (or in flight on the endpoint) and no waiter, which
+ * would poll for it. */
+static int has_work(void)
+{
+    if (loom__load_relaxed(&waiting) > 0)
+        return 0;
+    return loom__load_relaxed(&pending) > 0 || loom__fabric_inflight(loom__net.fab) > 0;
 }
 
 static void nap(long ns)
@@ -102,22 +133,24 @@ static void *watch_main(void *arg)
     long ns = NAP_FIRST_NS;
     unsigned long seen = loom__load_relaxed(&loom__net.polls);
     while (!loom__load_acquire(&stop)) {
-        if (loom__load_relaxed(&pending) == 0 && loom__fabric_inflight(loom__net.fab) == 0) {
+        if (!has_work()) {
+            uint32_t s = loom__load_seq_cst(&seq);
             loom__store_relaxed(&asleep, 1);
             atomic_thread_fence(memory_order_seq_cst);
-            if (loom__load_relaxed(&pending) == 0 && !loom__load_acquire(&stop))
-                futex_wait_zero();
+            if (!has_work() && !loom__load_acquire(&stop))
+                syscall(SYS_futex, (uint32_t *)&seq, FUTEX_WAIT_PRIVATE, s, NULL, NULL, 0);
             loom__store_relaxed(&asleep, 0);
             ns = NAP_FIRST_NS;
+            seen = loom__load_relaxed(&loom__net.polls);
             continue;
         }
-        if (ns) {
+        if (ns)
             nap(ns);
-            unsigned long now = loom__load_relaxed(&loom__net.polls);
-            if (now != seen) { /* a waiter polls: it does the work */
-                seen = now;
-                continue;
-            }
+        unsigned long now = loom__load_relaxed(&loom__net.polls);
+        if (now != seen) { /* a rank polled meanwhile (a test, a probe): it did the work */
+            seen = now;
+            ns = ns ? ns : NAP_FIRST_NS;
+            continue;
         }
         int moved = loom__net_poll();
         seen = loom__load_relaxed(&loom__net.polls);
@@ -143,6 +176,8 @@ void loom__net_watch_start(void)
         return;
     }
     running = 1;
+    below_tend = loom__wait_tend;
+    loom__wait_tend = tend;
 }
 
 void loom__net_watch_stop(void)
@@ -150,9 +185,8 @@ void loom__net_watch_stop(void)
     if (!running)
         return;
     loom__store_release(&stop, 1);
-    loom__fetch_add_seq_cst(&pending, 1); /* out of its futex, whatever the count */
-    futex_wake_one();
+    kick();
     pthread_join(thread, NULL);
-    loom__fetch_sub_relaxed(&pending, 1);
+    loom__wait_tend = below_tend; /* no rank waits any more */
     running = 0;
 }
