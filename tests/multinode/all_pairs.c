@@ -1,21 +1,13 @@
 /* Every rank exchanges messages with every other rank, across node processes: eager and
  * rendezvous sizes (to 4 MiB; 8192 and 8200 ints lie either side of the network's eager
  * limit of 32 KiB, and CMakeLists.txt runs it with ofi_rxm's buffer sized below), contiguous
- * and strided buffers on either side, wildcard receives, synchronous sends, and order between messages of one pair. Contents checked. */
+ * and strided buffers on either side, wildcard receives, synchronous sends, and order
+ * between messages of one pair. Contents checked. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            fprintf(stderr, "rank %d: ", me);                                                \
-            fprintf(stderr, __VA_ARGS__);                                                    \
-            fprintf(stderr, "\n");                                                           \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                                    \
-        }                                                                                    \
-    } while (0)
+#include "abort_check.h"
 
 static int value(int from, int to, size_t i)
 {
@@ -32,7 +24,7 @@ int main(int argc, char **argv)
     const int ncounts = (int)(sizeof counts / sizeof counts[0]);
     size_t max = counts[ncounts - 1];
     int *out = malloc(2 * max * sizeof *out), *in = malloc(2 * max * sizeof *in);
-    CHECK(out && in, "out of memory");
+    CHECK_MSG(out && in, "out of memory");
 
     for (int c = 0; c < ncounts; c++) {
         size_t cnt = counts[c];
@@ -52,12 +44,12 @@ int main(int argc, char **argv)
             MPI_Waitall(2, rq, sts);
             int got;
             MPI_Get_count(&sts[0], MPI_INT, &got);
-            CHECK(got == (int)cnt && sts[0].MPI_SOURCE == peer && sts[0].MPI_TAG == c,
-                  "from %d: count %d (want %zu), source %d, tag %d", peer, got, cnt,
-                  sts[0].MPI_SOURCE, sts[0].MPI_TAG);
+            CHECK_MSG(got == (int)cnt && sts[0].MPI_SOURCE == peer && sts[0].MPI_TAG == c,
+                      "from %d: count %d (want %zu), source %d, tag %d", peer, got, cnt,
+                      sts[0].MPI_SOURCE, sts[0].MPI_TAG);
             for (size_t i = 0; i < cnt; i++)
-                CHECK(in[i] == value(peer, me, i), "from %d, %zu ints: element %zu is %d", peer,
-                      cnt, i, in[i]);
+                CHECK_MSG(in[i] == value(peer, me, i), "from %d, %zu ints: element %zu is %d", peer,
+                          cnt, i, in[i]);
         }
     }
 
@@ -85,8 +77,8 @@ int main(int argc, char **argv)
             MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
             for (int i = 0; i < cnt; i++) {
                 int v = me < peer ? in[2 * i] : in[i];
-                CHECK(v == value(peer, me, (size_t)i + 5), "strided from %d (%d ints): element "
-                      "%d is %d", peer, cnt, i, v);
+                CHECK_MSG(v == value(peer, me, (size_t)i + 5), "strided from %d (%d ints): element "
+                          "%d is %d", peer, cnt, i, v);
             }
         }
         MPI_Type_free(&vec);
@@ -100,9 +92,9 @@ int main(int argc, char **argv)
             MPI_Status st;
             MPI_Recv(in, (int)max, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
             int s = st.MPI_SOURCE;
-            CHECK(s > 0 && s < n && in[0] == next[s], "from %d: message %d, expected %d", s,
-                  in[0], s > 0 && s < n ? next[s] : -1);
-            CHECK(st.MPI_TAG == in[0] % 3, "tag %d for message %d", st.MPI_TAG, in[0]);
+            CHECK_MSG(s > 0 && s < n && in[0] == next[s], "from %d: message %d, expected %d", s,
+                      in[0], s > 0 && s < n ? next[s] : -1);
+            CHECK_MSG(st.MPI_TAG == in[0] % 3, "tag %d for message %d", st.MPI_TAG, in[0]);
             next[s]++;
         }
         free(next);

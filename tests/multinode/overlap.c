@@ -19,21 +19,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "abort_check.h"
 
 #define BYTES (1 << 20)
 #define GIVE_UP_S 60
 
-static int me;
-
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            fprintf(stderr, "rank %d: ", me);                                                \
-            fprintf(stderr, __VA_ARGS__);                                                    \
-            fprintf(stderr, "\n");                                                           \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                                    \
-        }                                                                                    \
-    } while (0)
 
 static double now(void)
 {
@@ -59,7 +49,7 @@ static int compute_until(const char *path)
 static void touch(const char *path)
 {
     FILE *f = fopen(path, "w");
-    CHECK(f != NULL, "cannot create %s", path);
+    CHECK_MSG(f != NULL, "cannot create %s", path);
     fclose(f);
 }
 
@@ -72,14 +62,26 @@ static void fill(unsigned char *b, int phase)
 static void check(const unsigned char *b, int phase)
 {
     for (size_t i = 0; i < BYTES; i++)
-        CHECK(b[i] == (unsigned char)(i * 13u + (unsigned)phase * 101u),
-              "phase %d: byte %zu is %u", phase, i, b[i]);
+        CHECK_MSG(b[i] == (unsigned char)(i * 13u + (unsigned)phase * 101u),
+                  "phase %d: byte %zu is %u", phase, i, b[i]);
+}
+
+/* The sender of phases 2 and 3: MPI_Isend, compute until `path` exists, MPI_Wait. */
+static void send_computing(unsigned char *buf, int dest, int phase, const char *path,
+                           const char *waited_for)
+{
+    fill(buf, phase);
+    MPI_Request rq;
+    MPI_Isend(buf, BYTES, MPI_BYTE, dest, phase, MPI_COMM_WORLD, &rq);
+    CHECK_MSG(compute_until(path), "phase %d: %s within %d s while this sender computed: its "
+                  "node process did not poll", phase, waited_for, GIVE_UP_S);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
 }
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int n;
+    int me, n;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     int last = n - 1;
@@ -88,11 +90,11 @@ int main(int argc, char **argv)
     if (me == 0) {
         const char *tmp = getenv("TMPDIR");
         snprintf(dir, sizeof dir, "%s/loom_overlap.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        CHECK(mkdtemp(dir) != NULL, "cannot make a directory for the test's files");
+        CHECK_MSG(mkdtemp(dir) != NULL, "cannot make a directory for the test's files");
     }
     MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
     unsigned char *buf = malloc(BYTES);
-    CHECK(buf != NULL, "out of memory");
+    CHECK_MSG(buf != NULL, "out of memory");
     char path[3][300];
     for (int p = 0; p < 3; p++)
         snprintf(path[p], sizeof path[p], "%s/phase%d", dir, p + 1);
@@ -104,19 +106,14 @@ int main(int argc, char **argv)
     } else if (me == last) {
         MPI_Request rq;
         MPI_Irecv(buf, BYTES, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &rq);
-        CHECK(compute_until(path[0]), "phase 1: the sender's MPI_Send did not return within "
-              "%d s while this receiver computed: its node process did not poll", GIVE_UP_S);
+        CHECK_MSG(compute_until(path[0]), "phase 1: the sender's MPI_Send did not return within "
+                  "%d s while this receiver computed: its node process did not poll", GIVE_UP_S);
         MPI_Wait(&rq, MPI_STATUS_IGNORE);
         check(buf, 1);
     }
 
     if (me == 0) { /* 2: the sender computes, the receiver blocks */
-        fill(buf, 2);
-        MPI_Request rq;
-        MPI_Isend(buf, BYTES, MPI_BYTE, last, 2, MPI_COMM_WORLD, &rq);
-        CHECK(compute_until(path[1]), "phase 2: the receiver's MPI_Recv did not return within "
-              "%d s while this sender computed: its node process did not poll", GIVE_UP_S);
-        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        send_computing(buf, last, 2, path[1], "the receiver's MPI_Recv did not return");
     } else if (me == last) {
         MPI_Recv(buf, BYTES, MPI_BYTE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         touch(path[1]);
@@ -135,15 +132,10 @@ int main(int argc, char **argv)
 #endif
     if (!watch) {
     } else if (me == 0) {
-        fill(buf, 3);
-        MPI_Request rq;
-        MPI_Isend(buf, BYTES, MPI_BYTE, last, 3, MPI_COMM_WORLD, &rq);
-        CHECK(compute_until(path[2]), "phase 3: the data did not land within %d s while both "
-              "sides computed", GIVE_UP_S);
-        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        send_computing(buf, last, 3, path[2], "the data did not land at the receiver");
     } else if (me == last) {
         unsigned char *want = malloc(BYTES);
-        CHECK(want != NULL, "out of memory");
+        CHECK_MSG(want != NULL, "out of memory");
         fill(want, 3);
         memset(buf, 0, BYTES);
         MPI_Request rq;
@@ -153,8 +145,8 @@ int main(int argc, char **argv)
         while (memcmp((const void *)buf, want, BYTES) != 0) {
             for (int i = 0; i < 20000; i++)
                 x = x * 1.0000001 + 1e-9;
-            CHECK(now() - start < GIVE_UP_S, "phase 3: the data did not land within %d s "
-                  "while both sides computed: this node process did not poll", GIVE_UP_S);
+            CHECK_MSG(now() - start < GIVE_UP_S, "phase 3: the data did not land within %d s "
+                      "while both sides computed: this node process did not poll", GIVE_UP_S);
         }
         touch(path[2]);
         MPI_Wait(&rq, MPI_STATUS_IGNORE);
