@@ -16,19 +16,18 @@
  * The thread has work when something is pending (`pending`, or the endpoint has something
  * of this node process's in flight: a FIN the thread itself just sent leaves only when
  * polled) and no thread of its node process is in a wait (`waiting`, counted through the
- * wait's tend hook). Otherwise it sleeps on a futex (`seq`), woken when `pending` leaves 0
- * or `waiting` falls to 0 with something pending: an idle job, or one whose ranks are in
- * their waits, costs no core and no wake-up. With work, it naps, then polls unless a waiter
- * polled during the nap (net/'s poll counter moved), and naps twice as long after each poll
- * that completed nothing, up to the bound of the node process's last sleeper
+ * wait's tend hook). A waiting thread polls at every turn of its wait, and when it sleeps
+ * the node process's last sleeper still polls every 20 µs or blocks on the endpoint
+ * (net_job.c); a second poller beside it only took its core on a machine whose cores all run
+ * threads: polling whenever no waiter was awake, streaming bandwidth between two node
+ * processes fell to 0.35 - 0.6 of what it was without the thread. Without work the thread
+ * sleeps on a futex (`seq`), kicked when `pending` leaves 0 while nobody waits or the last
+ * waiter leaves with something pending: an idle job, or one whose ranks sit in their waits,
+ * costs no core and no wake-up. With work, it naps, then polls unless a rank polled during
+ * the nap (a test or a probe: net/'s poll counter moved), and naps twice as long after each
+ * poll that completed nothing, up to the bound of the node process's last sleeper
  * (loom__wait_sleep_last_ns). A poll that completed something is followed by another at
- * once. It does not poll at all while a thread of its
- * node process is in a wait (`waiting`, counted through the wait's tend hook): that thread
- * polls at every turn of its wait, and when it sleeps, the node process's last sleeper still
- * polls every 20 µs or blocks on the endpoint (net_job.c). A second poller beside it only
- * takes a core from it on a machine whose cores all run threads, and took over its polls:
- * with the thread polling whenever no waiter was awake, streaming bandwidth between two node
- * processes fell to 0.35 - 0.6 of what it was without the thread.
+ * once.
  *
  * Why naps and not a busy poll while a transfer moves (tried, on a 2-core machine where every
  * core runs a rank): over tcp a read completes nothing until its end, and polling without a
@@ -72,19 +71,19 @@ static int running;              /* main thread only */
 
 /* Protocol (no lost wake-up): the thread reads `seq`, sets `asleep`, fences, checks for
  * work once more and sleeps only while `seq` is unchanged (the kernel checks the word). A
- * kick follows a seq_cst change of `pending` or `waiting`: it bumps `seq` (seq_cst) and wakes
- * the thread if it reads `asleep`. Either the thread sees the change, or the kick sees it
+ * kick follows a seq_cst change of `pending` or `waiting` (and a seq_cst read of the other):
+ * it bumps `seq` and reads `asleep`, both seq_cst, and wakes the thread if it is set. Either the thread sees the change, or the kick sees it
  * asleep (C11 fence-fence rule, as in core/event.c). */
 static void kick(void)
 {
     loom__fetch_add_seq_cst(&seq, 1);
-    if (loom__load_relaxed(&asleep))
+    if (loom__load_seq_cst(&asleep))
         syscall(SYS_futex, (uint32_t *)&seq, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 void loom__net_watch_begin(void)
 {
-    if (loom__fetch_add_seq_cst(&pending, 1) == 0 && loom__load_relaxed(&waiting) == 0)
+    if (loom__fetch_add_seq_cst(&pending, 1) == 0 && loom__load_seq_cst(&waiting) == 0)
         kick();
 }
 
@@ -99,7 +98,7 @@ static void tend(int on)
 {
     if (on)
         loom__fetch_add_seq_cst(&waiting, 1);
-    else if (loom__fetch_sub_seq_cst(&waiting, 1) == 1 && loom__load_relaxed(&pending))
+    else if (loom__fetch_sub_seq_cst(&waiting, 1) == 1 && loom__load_seq_cst(&pending))
         kick();
     if (below_tend)
         below_tend(on);
