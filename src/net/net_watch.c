@@ -37,9 +37,9 @@
  * (LOOM_PROGRESS_PLACEMENT: a free core of the rank's NUMA node by default), and acts for no
  * rank (loom__self is NULL): what it completes notifies its owner like any poller does.
  *
- * Who touches what: `pending` and `asleep` are atomic (the protocol below); `stop` is
- * written by the main thread, read by this one; the rest is written by the main thread
- * before the thread starts and after it is joined. */
+ * Who touches what: `pending`, `waiting`, `seq` and `asleep` are atomics (the protocol
+ * below), changed by any thread; `stop` is written by the main thread, read by this one; the
+ * rest is written by the main thread before the thread starts and after it is joined. */
 #include <linux/futex.h>
 #include <pthread.h>
 #include <stdio.h>
