@@ -67,10 +67,6 @@ int loom__net_poll(void);
  * counted whether the thread runs or not. */
 void loom__net_watch_begin(void);
 void loom__net_watch_end(void);
-/* Main thread: start it (from loom__net_layers_init, where the policy asks for it); stop it
- * once no rank runs, before the layers go (loom__net_layers_fini). */
-void loom__net_watch_start(void);
-void loom__net_watch_stop(void);
 
 /* The largest payload a message to another node process carries eagerly (larger ones are read
  * by their receiver); 0 in a job of one node process. Fixed once the job has started. */

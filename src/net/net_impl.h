@@ -91,6 +91,11 @@ int loom__net_flush_backlog(void);
 /* loom__net.inplace_min for endpoint f and eager messages up to eager_max bytes, from
  * LOOM_NET_INPLACE (net_inplace.c). Main thread, at start, before the peers are inserted. */
 size_t loom__net_inplace_min(struct loom_fabric *f, size_t eager_max);
+/* The network thread (net_watch.c, net.h), main thread only: start it from
+ * loom__net_layers_init where the policy asks for it; stop it once no rank runs, before the
+ * layers go (loom__net_layers_fini). */
+void loom__net_watch_start(void);
+void loom__net_watch_stop(void);
 /* A message of the wire, once in order (net_p2p.c). */
 void loom__net_dispatch(const void *msg, size_t len);
 /* The endpoint's callbacks: a message (net_order.c), a landed read (net_p2p.c). */

@@ -42,7 +42,6 @@
  * rest is written by the main thread before the thread starts and after it is joined. */
 #include <linux/futex.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
