@@ -14,6 +14,8 @@
 
 int loom__p2p_cells = 1;
 uint32_t loom__ring_cells = LOOM_RING_MIN;
+uint32_t loom__cell_span = LOOM_RING_MIN / 4;
+size_t loom__cell_max = LOOM_CELL_BYTES(LOOM_RING_MIN / 4);
 int loom__ring_limit = 1 << 30;
 
 /* The memory of one ring of `cells` cells. */
@@ -29,6 +31,11 @@ uint32_t loom__ring_cells_for(int nlocal)
     while (cells < LOOM_RING_MAX && ranks * ring_bytes(cells * 2) <= LOOM_RING_BUDGET)
         cells *= 2;
     return cells;
+}
+
+uint32_t loom__cell_span_for(uint32_t cells)
+{
+    return cells / 4 < LOOM_CELL_SPAN_MAX ? cells / 4 : LOOM_CELL_SPAN_MAX;
 }
 
 int loom__ring_limit_for(uint32_t cells)
@@ -55,6 +62,8 @@ int loom__inbox_job_init(void)
     int nranks = loom__job.nlocal;
     loom__ring_cells = loom__ring_cells_for(nranks);
     loom__ring_limit = loom__ring_limit_for(loom__ring_cells);
+    loom__cell_span = loom__cell_span_for(loom__ring_cells);
+    loom__cell_max = LOOM_CELL_BYTES(loom__cell_span);
     loom__inboxes = aligned_alloc(64, sizeof *loom__inboxes * (size_t)nranks);
     if (!loom__inboxes)
         return LOOM_ERR_NOMEM;
@@ -115,35 +124,18 @@ static struct loom_ring *ring_make(int from, int dest)
     return g;
 }
 
-/* The data of the message whose first cell is at position t (published: its sequence word
- * was acquired): the cell's own data when it has one cell, else its cells' gathered into
- * flat (LOOM_CELL_MAX bytes). */
-static const void *message_data(struct loom_ring *g, uint32_t t, size_t bytes,
-                                unsigned char *flat)
-{
-    if (bytes <= LOOM_CELL_DATA)
-        return g->cells[t & LOOM_RING_MASK].data;
-    for (uint32_t i = 0, k = loom__cell_count(bytes); i < k; i++) {
-        size_t off, n;
-        const unsigned char *at = loom__cell_piece(g, t, i, bytes, &off, &n);
-        memcpy(flat + off, at, n);
-    }
-    return flat;
-}
-
 /* Take the ring's full cells in order and match them (cons.lock held). Stops after the cell
  * that completed `want` (returns 1), or when a cell could not be matched for lack of memory
  * (it stays; a later drain retries). */
 static int drain_locked(struct loom_ring *g, struct loom_request *want)
 {
     uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
-    unsigned char flat[LOOM_CELL_MAX];
     for (;;) {
         struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
         if (loom__load_acquire(&c->seq) != t + 1) /* pairs with the producer's release */
             return 0;
         uint32_t bytes = c->bytes;
-        int rc = loom__p2p_match_cell(c, message_data(g, t, bytes, flat), want);
+        int rc = loom__p2p_match_cell(g, t, want);
         if (rc < 0)
             return 0;
         t += loom__cell_count(bytes);
@@ -275,14 +267,20 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
         loom__unlock(&g->cons.lock); /* another drainer took it */
         return 0;
     }
-    unsigned char flat[LOOM_CELL_MAX];
     uint32_t bytes = c->bytes;
-    int got = loom__p2p_cell_receive(c, message_data(g, t, bytes, flat), m, source, tag, buf,
-                                     count, type, st);
-    if (got) /* the cells were read: they may be refilled */
-        loom__store_release(&g->cons.tail, t + loom__cell_count(bytes));
+    if (!loom__p2p_cell_claims(c, m, source, tag, loom__dt_stream_size(type, count))) {
+        loom__unlock(&g->cons.lock);
+        return 0;
+    }
+    loom__cell_unpack(g, t, bytes, bytes, buf, type, count);
+    int source_rank = c->source, got_tag = c->tag;
+    /* release: the cells were read; their producer may fill them again */
+    loom__store_release(&g->cons.tail, t + loom__cell_count(bytes));
     loom__unlock(&g->cons.lock);
-    return got;
+    if (st)
+        loom__p2p_status_set(st, source_rank, got_tag, bytes);
+    LOOM_STATS_RECEIVED(m->rank, bytes); /* LOOM_STATS */
+    return 1;
 }
 
 /* The next of rank dest's rings, from position *at on, that has a cell ready: the ring from

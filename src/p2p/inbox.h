@@ -3,7 +3,7 @@
  *
  * Why: a send matched by its sender (p2p.h) reads the receiver's queue and request and writes
  * its status and flag, lines the receiver keeps touching; a ping-pong of 8 bytes then moves
- * four or five cache lines one after the other each way. A message of at most LOOM_CELL_MAX
+ * four or five cache lines one after the other each way. A message of at most loom__cell_max
  * bytes sent by MPI_Send / MPI_Isend / MPI_Rsend instead goes, envelope and data, into one
  * 64-byte cell (or a few consecutive ones) of a ring that only its sender writes; the receiver
  * finds it when it starts a receive, probes, or polls in a wait, and matches it itself. One
@@ -44,11 +44,13 @@ struct loom_datatype;
  * message of more than LOOM_CELL_DATA bytes takes the cells that follow its first one as
  * well: each such continuation cell keeps its sequence word at 0 (never a position + 1, so a
  * drainer can never take it for a message's first cell) and carries LOOM_CELL_MORE bytes
- * after it. A message takes at most LOOM_CELL_SPAN cells: LOOM_CELL_MAX bytes. */
+ * after it. A message takes at most loom__cell_span cells (a quarter of its ring, at most
+ * LOOM_CELL_SPAN_MAX): loom__cell_max bytes, never more than LOOM_CELL_MAX. */
 #define LOOM_CELL_DATA 40
 #define LOOM_CELL_MORE 60
-#define LOOM_CELL_SPAN 4
-#define LOOM_CELL_MAX (LOOM_CELL_DATA + (LOOM_CELL_SPAN - 1) * LOOM_CELL_MORE)
+#define LOOM_CELL_SPAN_MAX 16
+#define LOOM_CELL_BYTES(span) (LOOM_CELL_DATA + ((span) - 1) * LOOM_CELL_MORE)
+#define LOOM_CELL_MAX LOOM_CELL_BYTES(LOOM_CELL_SPAN_MAX)
 /* The cells of a ring: a power of two from LOOM_RING_MIN to LOOM_RING_MAX, the same for every
  * ring of the node process (loom__ring_cells). More cells let a sender run further ahead of a
  * receiver that drains in batches (a window of messages of two or three cells each ran 1.2 -
@@ -71,7 +73,8 @@ struct loom_cell {
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct loom_cell) == 64 && sizeof(uint32_t) + LOOM_CELL_MORE == 64,
                "a continuation cell is its sequence word and LOOM_CELL_MORE bytes");
-_Static_assert(LOOM_CELL_SPAN <= LOOM_RING_MIN, "a message fits in an empty ring");
+_Static_assert(LOOM_CELL_SPAN_MAX <= LOOM_RING_MAX / 4,
+               "a message takes at most a quarter of a ring");
 
 /* The cells of every ring: the most of 16, 32, 64 with which a ring from every rank of the node
  * process fits in LOOM_RING_BUDGET (64 up to 62 ranks, 32 up to 120, else 16); and the rings a
@@ -84,7 +87,19 @@ extern int loom__ring_limit;
 uint32_t loom__ring_cells_for(int nlocal);
 int loom__ring_limit_for(uint32_t cells);
 
-/* The cells a message of `bytes` takes (1 .. LOOM_CELL_SPAN for bytes <= LOOM_CELL_MAX). */
+/* The most cells one message may take in rings of `cells` cells: a quarter of the ring, so
+ * that a sender keeps at least four such messages in flight before its receiver drains, and
+ * at most LOOM_CELL_SPAN_MAX (16 cells, 940 bytes: 4 in rings of 16 cells, 8 in rings of 32,
+ * 16 in rings of 64). Why 16: a message in cells costs a few nanoseconds per cell (their
+ * lines cross together, docs/p2p.md), the sender-matched path a fixed four or five line
+ * transfers one after the other; cells were still the faster at 900 bytes where measured,
+ * and 16 is a quarter of the largest ring.
+ * Set with loom__ring_cells by loom__inbox_job_init; read-only afterwards. */
+uint32_t loom__cell_span_for(uint32_t cells);
+extern uint32_t loom__cell_span;
+extern size_t loom__cell_max; /* LOOM_CELL_BYTES(loom__cell_span) */
+
+/* The cells a message of `bytes` takes (1 .. loom__cell_span for bytes <= loom__cell_max). */
 static inline uint32_t loom__cell_count(size_t bytes)
 {
     return bytes <= LOOM_CELL_DATA
@@ -109,7 +124,7 @@ int loom__inbox_job_init(void);
 /* Free every ring (messages never received die with them). After every rank has ended. */
 void loom__inbox_job_fini(void);
 
-/* Put a message of `bytes` (<= LOOM_CELL_MAX) into the ring from world rank `from` to world
+/* Put a message of `bytes` (<= loom__cell_max) into the ring from world rank `from` to world
  * rank `dest`, whose queue on the context is `to`; `source` and `tag` are its envelope. The
  * send is complete on return. 0, or LOOM_ERR_NOMEM if the pair's ring could not be made (then
  * nothing was sent). loom__inbox_send (ring.h) is the inline front: it comes here only when

@@ -118,6 +118,16 @@ static void append_unexpected(struct loom_match *m, struct loom_envelope *e)
     count_add(&m->nqueued, 1);
 }
 
+/* A receive of capacity `cap` got `n` of the `bytes` sent from (source, tag): finish it. */
+static void delivered(struct loom_request *rr, int source, int tag, size_t bytes, size_t n,
+                      size_t cap)
+{
+    rr->error = bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    loom__p2p_status_set(&rr->status, source, tag, n);
+    LOOM_STATS_RECEIVED(rr->owner, n); /* LOOM_STATS: before completion frees rr */
+    loom__req_complete(rr);
+}
+
 /* Deliver `bytes` of packed data from (source, tag) into a receive and complete it. */
 static void deliver_packed(struct loom_request *rr, int source, int tag, const void *data,
                            size_t bytes)
@@ -126,10 +136,18 @@ static void deliver_packed(struct loom_request *rr, int source, int tag, const v
     size_t n = bytes < cap ? bytes : cap;
     if (n)
         loom__dt_unpack(rr->buf, rr->type, rr->count, data, 0, n);
-    rr->error = bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    loom__p2p_status_set(&rr->status, source, tag, n);
-    LOOM_STATS_RECEIVED(rr->owner, n); /* LOOM_STATS: before completion frees rr */
-    loom__req_complete(rr);
+    delivered(rr, source, tag, bytes, n, cap);
+}
+
+/* Deliver the message whose first cell is at position t of ring g into a receive. */
+static void deliver_cell(struct loom_request *rr, struct loom_ring *g, uint32_t t)
+{
+    const struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
+    size_t cap = loom__dt_stream_size(rr->type, rr->count);
+    size_t n = c->bytes < cap ? c->bytes : cap;
+    if (n)
+        loom__cell_unpack(g, t, c->bytes, n, rr->buf, rr->type, rr->count);
+    delivered(rr, c->source, c->tag, c->bytes, n, cap);
 }
 
 /* Deliver an eager envelope into a receive, complete it, free the envelope. */
@@ -171,8 +189,9 @@ static inline int wants(struct loom_request *want, struct loom_match *m, int sou
     return want && &want->ctx->match[want->me] == m && matches(want->peer, want->tag, source, tag);
 }
 
-int loom__p2p_match_cell(const struct loom_cell *c, const void *data, struct loom_request *want)
+int loom__p2p_match_cell(struct loom_ring *g, uint32_t t, struct loom_request *want)
 {
+    const struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
     struct loom_match *m = c->to;
     struct loom_envelope *e = NULL;
     loom__lock(&m->lock);
@@ -185,7 +204,7 @@ int loom__p2p_match_cell(const struct loom_cell *c, const void *data, struct loo
         if (rr || claim) {
             loom__unlock(&m->lock);
             free(e); /* made on a previous pass, before a receive was posted */
-            deliver_packed(rr ? rr : want, c->source, c->tag, data, c->bytes);
+            deliver_cell(rr ? rr : want, g, t);
             return claim;
         }
         if (e)
@@ -195,8 +214,7 @@ int loom__p2p_match_cell(const struct loom_cell *c, const void *data, struct loo
         e = envelope_new(c->source, c->tag, c->bytes);
         if (!e)
             return -1;
-        if (c->bytes)
-            memcpy(LOOM_ENVELOPE_DATA(e), data, c->bytes);
+        loom__cell_gather(g, t, c->bytes, c->bytes, LOOM_ENVELOPE_DATA(e));
         loom__lock(&m->lock);
     }
     append_unexpected(m, e);
@@ -248,12 +266,10 @@ int loom__p2p_start_send(struct loom_request *s)
     return 0;
 }
 
-int loom__p2p_cell_receive(const struct loom_cell *c, const void *data, struct loom_match *m,
-                           int source, int tag, void *buf, size_t count,
-                           struct loom_datatype *type, MPI_Status *st)
+int loom__p2p_cell_claims(const struct loom_cell *c, struct loom_match *m, int source, int tag,
+                          size_t capacity)
 {
-    if (c->to != m || !matches(source, tag, c->source, c->tag) ||
-        c->bytes > loom__dt_stream_size(type, count))
+    if (c->to != m || !matches(source, tag, c->source, c->tag) || c->bytes > capacity)
         return 0;
     /* Older posted receives and queued messages come first. Queued messages from our source
      * were counted before the cell was published (acquired by the caller), so empty queues
@@ -267,15 +283,6 @@ int loom__p2p_cell_receive(const struct loom_cell *c, const void *data, struct l
         if (!first)
             return 0;
     }
-    if (c->bytes <= LOOM_CELL_DATA)
-        loom__inbox_unpack(buf, type, count, data, 0, c->bytes);
-    else if (type->contig)
-        memcpy((unsigned char *)buf + type->true_lb, data, c->bytes);
-    else
-        loom__dt_unpack(buf, type, count, data, 0, c->bytes);
-    if (st)
-        loom__p2p_status_set(st, c->source, c->tag, c->bytes);
-    LOOM_STATS_RECEIVED(m->rank, c->bytes); /* LOOM_STATS */
     return 1;
 }
 
@@ -286,7 +293,7 @@ int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *bu
     /* Only a receive whose buffer holds at most a few cells' worth: a larger message to a
      * receiver that has not posted would become an eager copy (two copies and a malloc)
      * instead of the one copy its sender makes into a posted receive. */
-    if (!loom__p2p_cells || loom__dt_stream_size(type, count) > LOOM_CELL_MAX ||
+    if (!loom__p2p_cells || loom__dt_stream_size(type, count) > loom__cell_max ||
         (source != MPI_ANY_SOURCE && !loom__rank_is_local(ctx->sender_world[source])))
         return 0;
     return loom__inbox_recv(ctx->sender_world[source], me_world, &ctx->match[me], source, tag, buf,

@@ -99,21 +99,22 @@ int loom__p2p_probe(struct loom_p2p_ctx *ctx, int me, int source, int tag, MPI_S
 /* Match a message drained from a ring (its ring's consumer lock held; inbox.h) as its sender
  * would have: to the first posted receive it matches, else to `want` (a receive being started,
  * not yet posted; NULL for none) if no older queued message matches that one, else into the
- * unexpected queue as an eager message. c is its first cell (the envelope), data its c->bytes
- * bytes in one piece (the cell's own data, or its cells' gathered). 1 if it completed `want`,
- * 0 if it was taken otherwise, -1 if there was no memory to queue it (it stays in the ring). */
+ * unexpected queue as an eager message. Its first cell (the envelope) is at position t of
+ * ring g; its data is copied straight from the cells into the receive or the queued copy.
+ * 1 if it completed `want`, 0 if it was taken otherwise, -1 if there was no memory to queue
+ * it (it stays in the ring). */
 struct loom_cell;
-int loom__p2p_match_cell(const struct loom_cell *c, const void *data, struct loom_request *want);
+struct loom_ring;
+int loom__p2p_match_cell(struct loom_ring *g, uint32_t t, struct loom_request *want);
 
-/* A blocking receive from `source` (not a wildcard) of rank `m` that found cell c at the head
- * of the ring from that source (consumer lock held; data as for loom__p2p_match_cell): if the
- * cell is the message it must receive (matches, fits, and no posted receive or queued message
- * comes first), unpack it into buf, fill *st (unless st is NULL) and return 1; else 0 (the
+/* A blocking receive from `source` (not a wildcard) of rank `m`, into a buffer of `capacity`
+ * bytes, that found cell c at the head of the ring from that source (consumer lock held): 1
+ * if the cell is the message it must receive (matches, fits, and no posted receive or queued
+ * message comes first; the caller then copies it out and releases its cells), else 0 (the
  * caller takes the general path). */
-int loom__p2p_cell_receive(const struct loom_cell *c, const void *data, struct loom_match *m,
-                           int source, int tag, void *buf, size_t count,
-                           struct loom_datatype *type, MPI_Status *st);
-/* A blocking receive's fast path, for a buffer of at most LOOM_CELL_MAX bytes: receive
+int loom__p2p_cell_claims(const struct loom_cell *c, struct loom_match *m, int source, int tag,
+                          size_t capacity);
+/* A blocking receive's fast path, for a buffer of at most loom__cell_max bytes: receive
  * from `source` straight out of the ring of cells from it, spinning a little for the cell.
  * ctx is the receiving communicator's context, me the receiver's rank in it and me_world its
  * world rank.

@@ -1,6 +1,8 @@
-/* Small messages through the rings of cells (p2p/inbox.h): a standard send of at most 220
- * bytes to a receiver with no posted receive goes into a cell of the ring (sender, receiver),
- * or several consecutive ones above 40 bytes, and is matched by the receiver. Each section checks what would break if a cell were lost,
+/* Small messages through the rings of cells (p2p/inbox.h): a standard send of at most 940
+ * bytes (16 cells, with rings of 64 cells: up to 62 ranks) to a receiver with no posted
+ * receive goes into a cell of the ring (sender, receiver), or several consecutive ones above
+ * 40 bytes, and is matched by the receiver. Each section checks what would break if a cell
+ * were lost,
  * seen twice, overtaken or overtaking, matched on the wrong communicator or unpacked wrong:
  *  1. order across paths (cells, eager, rendezvous, synchronous, buffered, persistent sends)
  *     from one sender,
@@ -38,6 +40,7 @@
 #include "p2p_check.h"
 
 #define BIG 200000 /* rendezvous */
+#define MOST 940    /* the most a message may take in cells: 16 cells (rings of 64 cells) */
 #define GUARD 64
 #define MARK 99 /* tag of the marker message sent after a batch */
 
@@ -92,9 +95,10 @@ enum { M_SEND, M_ISEND, M_ISSEND, M_BSEND, M_PSEND /* persistent: Send_init + St
 
 static size_t ord_len(int i)
 {
-    /* 41 - 220: several cells (220 is the most a message may take, 221 one more) */
-    static const size_t l[] = {0, 1, 8, 40, 41, 1000, 16384, 20000, BIG, 100, 220, 221};
-    return l[(i * 7 + i / 12) % 12];
+    /* 41 - 940: several cells (940 is the most a message may take, 941 one more) */
+    static const size_t l[] = {0, 1, 8, 40, 41, 1000, 16384, 20000, BIG, 100, MOST, MOST + 1,
+                               220, 500};
+    return l[(i * 5 + i / 14) % 14];
 }
 
 /* Mark all 8 ints of a receive buffer as not written (-1). */
@@ -305,13 +309,13 @@ static void sec_order(const struct env *e, int round, int v)
 #define NFULL 100
 #define NFAN 30
 
-/* One cell (0 - 40 bytes) for even i, several (41 - 220) for odd i: the ring fills sooner,
+/* One cell (0 - 40 bytes) for even i, several (41 - 940) for odd i: the ring fills sooner,
  * and a message of several cells may find only some free. */
 static size_t full_len(int phase, int i)
 {
     if (i % 2 == 0)
         return (size_t)((i * 13 + phase * 5) % 41);
-    return 41 + (size_t)((i * 97 + phase * 31) % 180);
+    return 41 + (size_t)((i * 97 + phase * 31) % (MOST - 40));
 }
 
 /* Truncated receive of message i (len > 0) into len - 1 bytes. */
@@ -334,7 +338,7 @@ static void sec_full(const struct env *e, int phase)
 {
     int peer = e->peer;
     MPI_Comm comm = e->ret;
-    unsigned char sbuf[224], *rbuf = e->rbuf;
+    unsigned char sbuf[MOST], *rbuf = e->rbuf;
     MPI_Status st;
     MPI_Request r;
     int flag;
@@ -355,7 +359,7 @@ static void sec_full(const struct env *e, int phase)
         size_t len = full_len(phase, i);
         int tag = i % 3, rtag = i % 2 ? MPI_ANY_TAG : tag;
         unsigned id = mid(2, phase, peer, i);
-        prep(rbuf, 220);
+        prep(rbuf, MOST);
         memset(&st, 0, sizeof st);
         if (len > 0 && i % 7 == 3) {
             FAILS(MPI_Recv(rbuf, (int)len - 1, MPI_BYTE, peer, rtag, comm, &st),
@@ -367,13 +371,13 @@ static void sec_full(const struct env *e, int phase)
             CHECK(r == MPI_REQUEST_NULL);
             check_cut(e, i, rbuf, &st, peer, tag, len, id);
         } else if (i % 7 == 6) {
-            OK(MPI_Irecv(rbuf, 220, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &r));
+            OK(MPI_Irecv(rbuf, MOST, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &r));
             do
                 OK(MPI_Test(&r, &flag, &st));
             while (!flag);
             expect(e, "ring full/Test", i, rbuf, &st, peer, tag, len, id);
         } else {
-            OK(MPI_Recv(rbuf, 220, MPI_BYTE, peer, rtag, comm, &st));
+            OK(MPI_Recv(rbuf, MOST, MPI_BYTE, peer, rtag, comm, &st));
             expect(e, "ring full/Recv", i, rbuf, &st, peer, tag, len, id);
         }
     }
@@ -1067,6 +1071,35 @@ static void sec_self(const struct env *e)
 /* 7. receives posted first; racing rounds; a cell send cannot be cancelled away */
 
 #define NRACE 160
+#define NSHORT 6
+
+/* Receives posted one byte short of messages of several cells, which their receiver then
+ * drains out of the ring straight into them: MPI_ERR_TRUNCATE, every byte that fits, and
+ * nothing past the buffer (the copy stops inside a cell). */
+static void posted_short(const struct env *e)
+{
+    static const size_t len[NSHORT] = {41, 100, 101, 160, 500, MOST};
+    unsigned char *rb = e->rbuf, sbuf[MOST];
+    MPI_Request rq[NSHORT];
+    MPI_Status st;
+    size_t at[NSHORT], end = 0;
+    for (int i = 0; i < NSHORT; i++) {
+        at[i] = end;
+        end += len[i] + GUARD;
+        prep(rb + at[i], len[i] - 1);
+        OK(MPI_Irecv(rb + at[i], (int)len[i] - 1, MPI_BYTE, e->peer, 60 + i, e->ret, &rq[i]));
+    }
+    OK(MPI_Barrier(e->ret));
+    for (int i = 0; i < NSHORT; i++) {
+        p2p_fill(sbuf, len[i], mid(7, 2, e->rank, i));
+        OK(MPI_Send(sbuf, (int)len[i], MPI_BYTE, e->peer, 60 + i, e->ret));
+    }
+    for (int i = 0; i < NSHORT; i++) {
+        FAILS(MPI_Wait(&rq[i], &st), MPI_ERR_TRUNCATE);
+        check_cut(e, i, rb + at[i], &st, e->peer, 60 + i, len[i], mid(7, 2, e->peer, i));
+    }
+    OK(MPI_Barrier(e->ret));
+}
 
 static void sec_posted(const struct env *e)
 {
@@ -1092,6 +1125,7 @@ static void sec_posted(const struct env *e)
     while (!flag);
     expect(e, "posted/Test", 1, r2, &st, peer, 41, 40, mid(7, 0, peer, 1));
     OK(MPI_Barrier(MPI_COMM_WORLD));
+    posted_short(e);
 
     /* racing rounds: post, send, complete. A partner is at most one round ahead, so its next
      * message may come as a cell before this side posts, or after. */

@@ -7,9 +7,10 @@
  *     refuses one more without writing anything, and takes it once the consumer has released
  *     one cell (tail), refreshing its lower bound of the tail; for each ring size loom uses
  *     (16, 32, 64 cells), and the size chosen for a number of ranks is the documented one;
- *  3. a message of several cells (41 .. LOOM_CELL_MAX bytes, at positions that wrap around
- *     the ring's end) takes loom__cell_count cells: the first holds the envelope and 40
- *     bytes, each continuation cell sequence word 0 and the next 60; it is refused while
+ *  3. a message of several cells (41 .. loom__cell_max bytes, at positions that wrap around
+ *     the ring's end) takes loom__cell_count cells, at most a quarter of the ring: the first
+ *     holds the envelope and 40 bytes, each continuation cell sequence word 0 and the next
+ *     60; it is refused while
  *     fewer cells are free, whatever free cells there are, and the pieces read back in order
  *     are the message. */
 #include <stdio.h>
@@ -128,13 +129,20 @@ static void several_cells(void)
     CHECK_INT((int)loom__cell_count(LOOM_CELL_DATA + 1), 2);
     CHECK_INT((int)loom__cell_count(LOOM_CELL_DATA + LOOM_CELL_MORE), 2);
     CHECK_INT((int)loom__cell_count(LOOM_CELL_DATA + LOOM_CELL_MORE + 1), 3);
-    CHECK_INT((int)loom__cell_count(LOOM_CELL_MAX), LOOM_CELL_SPAN);
+    /* the most a message may take: a quarter of the ring, at most LOOM_CELL_SPAN_MAX */
+    uint32_t span = loom__ring_cells / 4 < 16 ? loom__ring_cells / 4 : 16;
+    CHECK_INT((int)loom__cell_span_for(loom__ring_cells), (int)span);
+    CHECK_INT((int)LOOM_CELL_SPAN_MAX, 16);
+    size_t most = LOOM_CELL_BYTES(span);
+    CHECK_INT((int)loom__cell_count(most), (int)span);
+    CHECK_INT((int)loom__cell_count(most + 1), (int)span + 1);
+    CHECK((int)most <= LOOM_CELL_MAX);
     /* Sizes walk from 41 up to the largest and around: the ring's positions wrap many times,
      * and a message is put only after the consumer released enough cells. */
     uint32_t tail = 0;
     int refused = 0, put = 0;
     size_t len = LOOM_CELL_DATA + 1;
-    for (int m = 0; m < 200; m++, len = LOOM_CELL_DATA + 1 + (len * 37) % (LOOM_CELL_MAX - 40)) {
+    for (int m = 0; m < 200; m++, len = LOOM_CELL_DATA + 1 + (len * 37) % (most - 40)) {
         uint32_t k = loom__cell_count(len);
         for (size_t i = 0; i < len; i++)
             msg[i] = byte_of(m, i);

@@ -26,7 +26,7 @@ int main(int argc, char **argv)
     OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     int *out = p2p_malloc(sizeof *out * 100001), *in = p2p_malloc(sizeof *in * 100001);
     int *in2 = p2p_malloc(sizeof *in2 * 100001); /* two receives in flight: two buffers */
-    const int counts[] = {1, 100, 100000}; /* a cell, eager, rendezvous */
+    const int counts[] = {1, 1000, 100000}; /* a cell, eager, rendezvous */
     for (int k = 0; k < 3; k++) {
         int n = counts[k];
         MPI_Request rq;
