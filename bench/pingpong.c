@@ -23,7 +23,7 @@
  * Output (stdout, rank 0): comment lines starting with '#', a header `test,bytes,value,unit`,
  * then one CSV line per test and size.
  *
- * Usage: pingpong [-q] [-d] [-p] [-r RUNS] [-t lat|bw|all] [-m MAXBYTES]
+ * Usage: pingpong [-q] [-d] [-p] [-r RUNS] [-t lat|bw|all] [-m MAXBYTES] [-s STEP]
  *   -q  quick: 3 runs, a tenth of the iterations (a smoke test, noisy numbers)
  *   -r  timed runs per size (default 7)
  *   -t  which test (default all)
@@ -32,6 +32,8 @@
  *   -p  latency: each side posts its receive (MPI_Irecv) before the message can come, then
  *       sends or waits (MPI_Wait), so the message always finds its receive posted (test
  *       "latency_posted")
+ *   -s  latency: sizes 0, STEP, 2 STEP, ... up to MAXBYTES instead of the powers of two (to
+ *       find where one protocol hands over to the next)
  *
  * Note for thread-based runtimes such as loom: every rank runs main() in the same process, so
  * this program keeps all its state in locals and never uses getopt (global optind). */
@@ -56,6 +58,7 @@ struct options {
     int distinct;
     int posted;
     size_t max_bytes;
+    size_t step; /* latency sizes: 0 for powers of two, else every `step` bytes */
 };
 
 /* Fills o from argv; NULL, or why the arguments are wrong. */
@@ -67,6 +70,7 @@ static const char *parse(int argc, char **argv, struct options *o)
     o->distinct = 0;
     o->posted = 0;
     o->max_bytes = (size_t)4 << 20;
+    o->step = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-q") == 0) {
@@ -91,6 +95,11 @@ static const char *parse(int argc, char **argv, struct options *o)
             if (m < 1 || m > INT32_MAX)
                 return "-m takes a byte count in 1..2^31-1";
             o->max_bytes = (size_t)m;
+        } else if (strcmp(a, "-s") == 0 && i + 1 < argc) {
+            long long step = atoll(argv[++i]);
+            if (step < 1 || step > INT32_MAX)
+                return "-s takes a byte count in 1..2^31-1";
+            o->step = (size_t)step;
         } else {
             return "unknown argument";
         }
@@ -174,7 +183,8 @@ static void latency(int rank, const struct options *o, unsigned char *sbuf, unsi
     double *t = malloc(sizeof *t * (size_t)o->runs);
     if (!t)
         MPI_Abort(MPI_COMM_WORLD, 4);
-    for (size_t size = 0; size <= o->max_bytes; size = size ? size * 2 : 1) {
+    for (size_t size = 0; size <= o->max_bytes; size = o->step ? size + o->step
+                                                    : size ? size * 2 : 1) {
         int n = (int)size;
         long iters = iterations(size, o->quick ? 16e6 : 256e6, o->quick ? 4 : 40,
                                 o->quick ? 1000 : 10000);
@@ -286,7 +296,7 @@ int main(int argc, char **argv)
     if (bad) {
         if (rank == 0)
             fprintf(stderr, "pingpong: %s\nusage: pingpong [-q] [-d] [-p] [-r RUNS] "
-                            "[-t lat|bw|all] [-m MAXBYTES]\n", bad);
+                            "[-t lat|bw|all] [-m MAXBYTES] [-s STEP]\n", bad);
         MPI_Finalize();
         return 2;
     }

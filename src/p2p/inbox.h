@@ -92,8 +92,9 @@ int loom__ring_limit_for(uint32_t cells);
  * at most LOOM_CELL_SPAN_MAX (16 cells, 940 bytes: 4 in rings of 16 cells, 8 in rings of 32,
  * 16 in rings of 64). Why 16: a message in cells costs a few nanoseconds per cell (their
  * lines cross together, docs/p2p.md), the sender-matched path a fixed four or five line
- * transfers one after the other; cells were still the faster at 900 bytes where measured,
- * and 16 is a quarter of the largest ring.
+ * transfers one after the other; where the two meet depends on what a line costs between
+ * the two cores (about 650 bytes and above 940 in two phases of one machine, docs/p2p.md),
+ * so the bound is structural: a quarter of the largest ring.
  * Set with loom__ring_cells by loom__inbox_job_init; read-only afterwards. */
 uint32_t loom__cell_span_for(uint32_t cells);
 extern uint32_t loom__cell_span;
