@@ -703,6 +703,8 @@ def fmt_val(v, unit):
         return f'{v:.3f}' if v < 10 else f'{v:.1f}'
     if unit == 'Mmsg/s':
         return f'{v:.3f}' if v < 10 else f'{v:.2f}'
+    if unit == 'ratio':  # overlap and the like: 0..1, where 0.57 must not print as 1
+        return f'{v:.2f}'
     return f'{v:,.0f}'
 
 
