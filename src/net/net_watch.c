@@ -71,8 +71,9 @@ static int running;              /* main thread only */
 /* Protocol (no lost wake-up): the thread reads `seq`, sets `asleep`, fences, checks for
  * work once more and sleeps only while `seq` is unchanged (the kernel checks the word). A
  * kick follows a seq_cst change of `pending` or `waiting` (and a seq_cst read of the other):
- * it bumps `seq` and reads `asleep`, both seq_cst, and wakes the thread if it is set. Either the thread sees the change, or the kick sees it
- * asleep (C11 fence-fence rule, as in core/event.c). */
+ * it bumps `seq` and reads `asleep`, both seq_cst, and wakes the thread if it is set.
+ * Either the thread sees the change, or the kick sees it asleep (C11 fence-fence rule, as in
+ * core/event.c). */
 static void kick(void)
 {
     loom__fetch_add_seq_cst(&seq, 1);

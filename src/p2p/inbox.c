@@ -14,7 +14,6 @@
 
 int loom__p2p_cells = 1;
 uint32_t loom__ring_cells = LOOM_RING_MIN;
-uint32_t loom__cell_span = LOOM_RING_MIN / 4;
 size_t loom__cell_max = LOOM_CELL_BYTES(LOOM_RING_MIN / 4);
 int loom__ring_limit = 1 << 30;
 
@@ -62,8 +61,7 @@ int loom__inbox_job_init(void)
     int nranks = loom__job.nlocal;
     loom__ring_cells = loom__ring_cells_for(nranks);
     loom__ring_limit = loom__ring_limit_for(loom__ring_cells);
-    loom__cell_span = loom__cell_span_for(loom__ring_cells);
-    loom__cell_max = LOOM_CELL_BYTES(loom__cell_span);
+    loom__cell_max = LOOM_CELL_BYTES(loom__cell_span_for(loom__ring_cells));
     loom__inboxes = aligned_alloc(64, sizeof *loom__inboxes * (size_t)nranks);
     if (!loom__inboxes)
         return LOOM_ERR_NOMEM;

