@@ -31,54 +31,67 @@ struct loom_datatype;
 
 /* One member's entry in a communicator's slot: written only by that member (the owner),
  * read by the others. Each entry is a 128-byte block of its own (the communicator's shared
- * half is allocated so aligned), so every field a reader needs once it sees pub change (the
- * inline marks, args, data, in) lies in pub's cache line, and a member writing its entry
- * never takes a line, or the adjacent line that many x86 cores prefetch with it, that another
- * member spins on. (Entries were once 104 bytes apart from a 16-byte-aligned start: some
- * members' args then sat on the line after their pub.) Sequence
- * numbers count the shm collectives started on the communicator (every member calls them in
- * the same order, so the numbers agree; they advance by 2, the odd one naming a middle phase)
- * and are compared modulo 2^32.
+ * half is allocated so aligned), so a member writing its entry never takes a line, or the
+ * adjacent line that many x86 cores prefetch with it, that another member spins on. (Entries
+ * were once 104 bytes apart from a 16-byte-aligned start: some members' args then sat on the
+ * line after their pub.) Its first line holds everything a reader of a small collective needs
+ * once it sees pub change: the inline marks, args, and the tiny contributions themselves, so
+ * that reading one costs the reader the one line transfer that brought it pub. The second line
+ * holds what changes rarely (trunc, data, in), and the owner writes it only when a value
+ * changes, so readers keep it cached from one collective to the next. Sequence numbers count
+ * the shm collectives started on the communicator (every member calls them in the same order,
+ * so the numbers agree; they advance by 2, the odd one naming a middle phase) and are compared
+ * modulo 2^32.
  *   pub    the last phase the owner has published: its current collective's number once args
  *          and data are set (release; readers acquire), and, for collectives with a middle
  *          phase, that number + 1 once its middle phase is done.
  *   done   the last collective in which the owner finished touching other members' buffers
  *          (release; owners of those buffers acquire before they return). The owner's next
  *          number is done + 2 (only it writes done).
+ *   args   the owner's arguments for its current collective; valid while pub is that
+ *          collective's number (or + 1) and the owner has not returned from it.
+ *   inl, tiny_bytes, tiny, in
+ *          the owner's small contributions (bcast and scatter root, gather non-root,
+ *          allgather, alltoall, the inputs of small reduce and allreduce) go inline: in
+ *          collective s it packs its data into buffer i = (s / 2) & 1 and sets inl[i] = s
+ *          before it publishes s, and then need not wait for its readers before it returns,
+ *          as a shared-memory eager send would not. Buffer i is tiny[i] for at most
+ *          LOOM_SHM_TINY bytes (tiny_bytes[i] says how many), else in[i] (tiny_bytes[i] =
+ *          LOOM_SHM_NOT_TINY; `in` is allocated by the owner at its first such contribution,
+ *          freed with the slot). When its data does not go inline (too large, or a type a
+ *          reduction cannot fold from packed) it sets that mark to s + 1 instead, and readers
+ *          read its own buffer. Readers take buffer i as s's data only if inl[i] == s (a mark
+ *          never written, 0, reads as "not inline"). It writes a buffer or its mark again
+ *          only for collective s + 4 or later, and when the buffer's last use went inline,
+ *          only after waiting until every member's done is at least s: nobody still reads them
+ *          (when it did not, it waited for its readers before it returned). Written by the
+ *          owner, read after an acquire of pub; the marks sit beside pub, so "not inline"
+ *          costs a reader no other line.
  *   trunc  the number of a collective in which a block the owner pushed into another
  *          member's buffer was truncated (relaxed: published by the owner's release of done;
  *          the receiver reads it after acquiring done).
- *   args   the owner's arguments for its current collective; valid while pub is that
- *          collective's number (or + 1) and the owner has not returned from it.
  *   data   an extra buffer of the owner for the current collective (a packed copy of its
  *          in-place input), same validity as args.
- *   in     NULL, or two buffers (allocated by the owner at its first small contribution,
- *          freed with the slot) for the owner's small contributions (bcast and scatter root,
- *          gather non-root, allgather, alltoall, the inputs of small reduce and allreduce):
- *          in collective s it packs its data into in[(s / 2) & 1] (with `bytes`) and sets
- *          inl[(s / 2) & 1] = s before it publishes s, and then need not wait for its readers
- *          before it returns, as a shared-memory eager send would not. When its data does not
- *          go inline (too large, or a type a reduction cannot fold from packed) it sets that
- *          mark to s + 1 instead, and readers read its own buffer. Readers take in[i] as s's
- *          data only if inl[i] == s (a mark never written, 0, reads as "not inline"). It
- *          writes a buffer or its mark again only for collective s + 4 or later, and when the
- *          buffer's last use went inline, only after waiting until every member's done is at
- *          least s: nobody still reads them (when it did not, it waited for its readers before
- *          it returned). Written by the owner, read after an acquire of pub; the marks sit
- *          beside pub, so "not inline" costs a reader no other line.
  */
+#define LOOM_SHM_TINY 16
+#define LOOM_SHM_NOT_TINY 0xffu
 struct loom_coll_shm_entry {
     _Atomic uint32_t pub;
     _Atomic uint32_t done;
-    _Atomic uint32_t trunc;
     _Atomic uint32_t inl[2];
     const struct loom_coll_args *args;
+    uint8_t tiny_bytes[2];
+    unsigned char tiny[2][LOOM_SHM_TINY] __attribute__((aligned(16)));
+    /* the second line */
+    _Atomic uint32_t trunc __attribute__((aligned(64)));
     const void *data;
     struct loom_coll_shm_inline {
         uint64_t bytes;
         unsigned char data[LOOM_SHM_INLINE];
     } *in;
 } __attribute__((aligned(128)));
+_Static_assert(offsetof(struct loom_coll_shm_entry, tiny) + 2 * LOOM_SHM_TINY <= 64,
+               "what a reader of a tiny contribution needs fits in the entry's first line");
 
 /* A communicator's slot: one entry per member. */
 struct loom_coll_shm {

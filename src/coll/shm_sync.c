@@ -102,8 +102,10 @@ void loom__shm_begin(struct loom_shm_call *k, struct loom_comm *c,
 void loom__shm_publish(struct loom_shm_call *k, const struct loom_coll_args *a,
                        const void *data, int quiet)
 {
-    k->m->e[k->me].args = a;
-    k->m->e[k->me].data = data;
+    struct loom_coll_shm_entry *e = &k->m->e[k->me];
+    e->args = a;
+    if (e->data != data) /* a second-line field: written only when it changes (shm.h) */
+        e->data = data;
     loom__store_release(&k->m->e[k->me].pub, k->seq); /* read by wait_flag's acquire */
     if (!quiet)
         notify_all(k);
@@ -160,17 +162,24 @@ void loom__shm_wait_all_done_from(struct loom_shm_call *k, uint32_t seq)
             wait_flag(k, &k->m->e[r].done, seq);
 }
 
-/* Member r's inline buffer for the current collective if r put its data there for it, else
- * NULL. r's mark for this collective's buffer says which: seq when inline, anything else
- * (seq + 1, an older number, 0 before r's first small contribution) when not. The marks sit
- * in r's entry beside pub, so a reader learns "not inline" from the line it acquired pub
- * from, without fetching the buffer's. Read after the acquire of r's pub. */
-static inline struct loom_coll_shm_inline *inline_buf(struct loom_shm_call *k, int r)
+/* Member r's inline data for the current collective and its size if r put its data there
+ * for it, else NULL. r's mark for this collective's buffer says which: seq when inline,
+ * anything else (seq + 1, an older number, 0 before r's first small contribution) when not.
+ * The marks and the tiny buffers sit in r's entry beside pub, so a reader learns "not inline",
+ * or reads a tiny contribution, from the line it acquired pub from. Read after the acquire of
+ * r's pub. */
+static inline const void *inline_data(struct loom_shm_call *k, int r, size_t *bytes)
 {
+    const struct loom_coll_shm_entry *e = &k->m->e[r];
     unsigned i = (k->seq / 2u) & 1u;
-    if (loom__load_relaxed(&k->m->e[r].inl[i]) != k->seq)
+    if (loom__load_relaxed(&e->inl[i]) != k->seq)
         return NULL;
-    return &k->m->e[r].in[i];
+    if (e->tiny_bytes[i] != LOOM_SHM_NOT_TINY) {
+        *bytes = e->tiny_bytes[i];
+        return e->tiny[i];
+    }
+    *bytes = (size_t)e->in[i].bytes;
+    return e->in[i].data;
 }
 
 void loom__coll_shm_free(struct loom_coll_shm *m, int n)
@@ -194,15 +203,18 @@ static int inline_put(struct loom_shm_call *k, const void *buf, size_t count,
     struct loom_coll_shm_entry *e = &k->m->e[k->me];
     size_t bytes = type ? loom__dt_stream_size(type, count) : 0;
     int fits = allowed && bytes <= max && k->n > 1;
-    if (e->in == NULL) {
-        if (!fits)
-            return 0; /* no mark was ever written: reads as "not inline" */
-        /* First small contribution: our two buffers (published by the release of pub). */
+    int tiny = bytes <= LOOM_SHM_TINY;
+    unsigned i = (k->seq / 2u) & 1u;
+    uint32_t last = loom__load_relaxed(&e->inl[i]);
+    if (!fits && last == 0)
+        return 0; /* no mark was ever written: reads as "not inline" */
+    if (fits && !tiny && e->in == NULL) {
+        /* First small contribution above the tiny size: our two buffers (published by the
+         * release of pub; a second-line field, written once). */
         e->in = malloc(2 * sizeof *e->in);
         if (e->in == NULL)
-            return 0;
+            return 0; /* the mark keeps an older number: "not inline" */
     }
-    unsigned i = (k->seq / 2u) & 1u;
     /* This buffer and its mark were last used for collective seq - 4 or earlier. Only if
      * that use went inline (an even mark: the collective's own number; 0 before the first
      * use) may its readers still be at it, since we returned without waiting for them: then
@@ -211,7 +223,6 @@ static int inline_put(struct loom_shm_call *k, const void *buf, size_t count,
      * odd mark) we waited for the readers before returning, and the wait, which reads every
      * member's done line while they write theirs, is skipped: it cost a small alltoall
      * 10 - 20 %. */
-    uint32_t last = loom__load_relaxed(&e->inl[i]);
     if ((last & 1u) == 0)
         loom__shm_wait_all_done_from(k, k->seq - 4u);
     if (!fits) {
@@ -220,9 +231,15 @@ static int inline_put(struct loom_shm_call *k, const void *buf, size_t count,
             loom__store_relaxed(&e->inl[i], k->seq + 1u); /* published by the release of pub */
         return 0;
     }
+    unsigned char *to = tiny ? e->tiny[i] : e->in[i].data;
     if (bytes)
-        loom__dt_pack(e->in[i].data, buf, type, count, 0, bytes);
-    e->in[i].bytes = bytes;
+        loom__dt_pack(to, buf, type, count, 0, bytes);
+    if (tiny) {
+        e->tiny_bytes[i] = (uint8_t)bytes;
+    } else {
+        e->in[i].bytes = bytes;
+        e->tiny_bytes[i] = LOOM_SHM_NOT_TINY;
+    }
     loom__store_relaxed(&e->inl[i], k->seq);
     return 1;
 }
@@ -236,11 +253,7 @@ int loom__shm_inline_put(struct loom_shm_call *k, const void *buf, size_t count,
 const void *loom__shm_inline_stream(struct loom_shm_call *k, int r, size_t *bytes)
 {
     loom__shm_wait_pub(k, r, 0);
-    const struct loom_coll_shm_inline *in = inline_buf(k, r); /* after the acquire of pub */
-    if (in == NULL)
-        return NULL;
-    *bytes = (size_t)in->bytes;
-    return in->data;
+    return inline_data(k, r, bytes); /* after the acquire of pub */
 }
 
 int loom__shm_inline_put_input(struct loom_shm_call *k, const void *buf, size_t count,
@@ -267,7 +280,8 @@ const void *loom__shm_inline_input(struct loom_shm_call *k, int r, const void *f
 
 int loom__shm_inline_mine(struct loom_shm_call *k)
 {
-    return inline_buf(k, k->me) != NULL;
+    size_t bytes;
+    return inline_data(k, k->me, &bytes) != NULL;
 }
 
 int loom__shm_inline_get(struct loom_shm_call *k, int r, void *buf, size_t count,
