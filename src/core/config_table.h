@@ -63,9 +63,10 @@
       "largest unmatched message copied into an eager cell; larger ones wait for their "           \
       "receive and move in one copy")                                                              \
     X(CELLS, BOOL, START, p2p, "1", "", NULL,                                                      \
-      "messages of at most 40 bytes sent by MPI_Send, MPI_Isend or MPI_Rsend to a rank with "      \
-      "no posted receive go through a ring of 64-byte cells per pair of ranks and are matched "    \
-      "by their receiver (0: every message is matched by its sender)")                             \
+      "standard and ready sends of up to 940 bytes (a quarter of a ring: 460 with 32-cell "        \
+      "rings, 220 with 16) to a rank of the same node process go through a ring of 64-byte "       \
+      "cells per pair of ranks, posted receive or not, and are matched by their receiver (0: "     \
+      "every message is matched by its sender)")                                                   \
     X(WARN_UNFINALIZED, BOOL, START, core, "1", "", NULL,                                          \
       "warn when a rank's main returns without MPI_Finalize")                                      \
     X(PROGRESS, ENUM, START, task, "collaborative", "inline|collaborative|thread", NULL,           \
