@@ -106,7 +106,7 @@ void loom__shm_publish(struct loom_shm_call *k, const struct loom_coll_args *a,
     e->args = a;
     if (e->data != data) /* a second-line field: written only when it changes (shm.h) */
         e->data = data;
-    loom__store_release(&k->m->e[k->me].pub, k->seq); /* read by wait_flag's acquire */
+    loom__store_release(&e->pub, k->seq); /* read by wait_flag's acquire */
     if (!quiet)
         notify_all(k);
 }
