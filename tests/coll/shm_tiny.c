@@ -66,11 +66,11 @@ static void blocks(int kind, int it, int bytes, int me, int n)
         break;
     default: OK(MPI_Alltoall(s, bytes, MPI_BYTE, r, bytes, MPI_BYTE, MPI_COMM_WORLD)); break;
     }
-    /* block j of r: rank j's block for us (alltoall), rank j's block (gather, allgather),
-     * or the root's (bcast, scatter) */
-    int nblocks = kind == BCAST || kind == SCATTER || (kind == GATHER && me != root) ? 1 : n;
     if (kind == GATHER && me != root)
         return; /* a non-root receives nothing */
+    /* block j of r: rank j's block for us (alltoall), rank j's block (gather, allgather),
+     * or the root's (bcast, scatter) */
+    int nblocks = kind == BCAST || kind == SCATTER ? 1 : n;
     for (int j = 0; j < nblocks; j++)
         for (int i = 0; i < bytes; i++) {
             unsigned char want = kind == BCAST     ? byte(root, 0, it, i)
