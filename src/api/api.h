@@ -14,6 +14,7 @@
 #include "core/atomic.h"
 #include "core/rank.h"
 #include "core/trace.h" /* LOOM_TRACE_API_SCOPE: MPI call enter/exit for LOOM_TRACE/STATS */
+#include "p2p/batch.h"  /* loom__batch_flush_mine */
 
 /* Report an error of class errclass raised by call fn, through the error handler of comm
  * (a user handle: may be MPI_COMM_WORLD/SELF/NULL). Returns errclass when the handler returns. */
@@ -51,6 +52,11 @@ static inline __attribute__((always_inline)) int loom__api_rank_ready(void)
  * through the fatal path and returns that class. Use: LOOM_API_ENTER("MPI_Send"); */
 int loom__api_check_initialized(const char *fn);
 #define LOOM_API_ENTER(fn)                                                                     \
+    LOOM_API_ENTER_KEEP_BATCH(fn);                                                             \
+    loom__batch_flush_mine() /* the thread's batch of small messages goes out (batch.h) */
+/* LOOM_API_ENTER without publishing the calling thread's batch: for the nonblocking sends,
+ * which may add to it. */
+#define LOOM_API_ENTER_KEEP_BATCH(fn)                                                          \
     LOOM_TRACE_API_SCOPE(fn); /* trace/stats: the exit is recorded on every return path */    \
     do {                                                                                       \
         if (__builtin_expect(!loom__api_rank_ready(), 0)) {                                    \

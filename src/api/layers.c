@@ -7,6 +7,7 @@
 #include "core/config.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "p2p/batch.h"
 #include "p2p/bsend.h"
 #include "p2p/inbox.h"
 #include "p2p/p2p.h"
@@ -68,6 +69,7 @@ int loom__layers_job_init(char *err, size_t errlen)
     if (loom__progress_job_init(err, errlen) != 0)
         return LOOM_ERR_OTHER;
     loom__p2p_cells = (int)loom__config_int(LOOM_CFG_CELLS);
+    loom__batching = (int)loom__config_int(LOOM_CFG_BATCH);
     if (loom__p2p_cells) {
         if (loom__inbox_job_init() != 0) {
             snprintf(err, errlen, "out of memory setting up the rings of cells");

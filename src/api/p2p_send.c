@@ -25,15 +25,16 @@ static __attribute__((noinline)) int send_queued(const char *fn, struct loom_com
 }
 
 /* A standard or ready send of a small message goes into a cell (ring.h) when it can: 1 if it
- * did (the send is complete). */
+ * did (the send is complete). With `batch` (a nonblocking send), the message may be published
+ * later, with the ones after it (p2p/batch.h). */
 static inline __attribute__((always_inline)) int
 sent_in_cell(struct loom_comm *c, enum loom_send_mode mode, const void *buf, MPI_Count count,
-             MPI_Datatype type, int dest, int tag)
+             MPI_Datatype type, int dest, int tag, int batch)
 {
     const struct loom_comm_shared *sh = c->sh;
     return mode != LOOM_SEND_SYNC &&
            loom__p2p_send_cell(sh->peer_pt2pt, sh->world_of[c->rank], sh->peer_world, c->rank,
-                               buf, (size_t)count, type, dest, tag);
+                               buf, (size_t)count, type, dest, tag, batch);
 }
 
 static inline __attribute__((always_inline)) int
@@ -47,7 +48,7 @@ send_blocking(const char *fn, const void *buf, MPI_Count count, MPI_Datatype typ
         return rc;
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    if (sent_in_cell(c, mode, buf, count, type, dest, tag))
+    if (sent_in_cell(c, mode, buf, count, type, dest, tag, 0))
         return MPI_SUCCESS;
     return send_queued(fn, c, buf, count, type, dest, tag, comm, mode);
 }
@@ -56,7 +57,7 @@ static int send_nonblocking(const char *fn, const void *buf, MPI_Count count, MP
                             int dest, int tag, MPI_Comm comm, enum loom_send_mode mode,
                             MPI_Request *request)
 {
-    LOOM_API_ENTER(fn);
+    LOOM_API_ENTER_KEEP_BATCH(fn); /* this send may join the calling thread's batch */
     struct loom_comm *c;
     int rc = loom__p2p_check(fn, comm, buf, count, type, dest, tag, LOOM_P2P_SEND, &c);
     if (rc != MPI_SUCCESS)
@@ -67,7 +68,7 @@ static int send_nonblocking(const char *fn, const void *buf, MPI_Count count, MP
                                                    : loom__req_new(LOOM_REQ_SEND);
     if (r == NULL)
         return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
-    if (dest != MPI_PROC_NULL && sent_in_cell(c, mode, buf, count, type, dest, tag)) {
+    if (dest != MPI_PROC_NULL && sent_in_cell(c, mode, buf, count, type, dest, tag, 1)) {
         loom__p2p_mark_done(r, comm, MPI_ANY_SOURCE); /* sent: it only has to say so */
     } else if (dest != MPI_PROC_NULL) {
         loom__p2p_fill(r, c, comm, (void *)buf, count, type, dest, tag);

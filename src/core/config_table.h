@@ -67,6 +67,11 @@
       "rings, 220 with 16) to a rank of the same node process go through a ring of 64-byte "       \
       "cells per pair of ranks, posted receive or not, and are matched by their receiver (0: "     \
       "every message is matched by its sender)")                                                   \
+    X(BATCH, BOOL, START, p2p, "1", "", NULL,                                                      \
+      "a nonblocking standard or ready send that goes into cells (LOOM_CELLS) joins a batch "      \
+      "published at the thread's next MPI call of another kind, a send into another ring, a "      \
+      "quarter of a ring, or when its receiver waits for it; the receiver then fetches the "       \
+      "batch's cells together (0: each such send publishes its message)")                         \
     X(WARN_UNFINALIZED, BOOL, START, core, "1", "", NULL,                                          \
       "warn when a rank's main returns without MPI_Finalize")                                      \
     X(PROGRESS, ENUM, START, task, "collaborative", "inline|collaborative|thread", NULL,           \

@@ -7,6 +7,7 @@
 #include "core/event.h"
 #include "core/rank.h"
 #include "core/stats.h"
+#include "core/tls.h"
 #include "dt/dt.h"
 #include "p2p/ring.h"
 #include "p2p/p2p.h"
@@ -62,6 +63,7 @@ int loom__inbox_job_init(void)
     loom__ring_cells = loom__ring_cells_for(nranks);
     loom__ring_limit = loom__ring_limit_for(loom__ring_cells);
     loom__cell_max = LOOM_CELL_BYTES(loom__cell_span_for(loom__ring_cells));
+    loom__batch_cells = loom__cell_span_for(loom__ring_cells);
     loom__inboxes = aligned_alloc(64, sizeof *loom__inboxes * (size_t)nranks);
     if (!loom__inboxes)
         return LOOM_ERR_NOMEM;
@@ -109,6 +111,7 @@ static struct loom_ring *ring_make(int from, int dest)
     memset(g, 0, bytes);
     atomic_init(&g->prod.head, 0);
     atomic_init(&g->prod.tail_seen, 0);
+    atomic_init(&g->prod.published, 0);
     atomic_init(&g->cons.tail, 0);
     for (unsigned i = 0; i < loom__ring_cells; i++)
         atomic_init(&g->cells[i].seq, 0);
@@ -128,10 +131,14 @@ static struct loom_ring *ring_make(int from, int dest)
 static int drain_locked(struct loom_ring *g, struct loom_request *want)
 {
     uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
-    for (;;) {
+    for (int first = 1;; first = 0) {
         struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
         if (loom__load_acquire(&c->seq) != t + 1) /* pairs with the producer's release */
             return 0;
+        /* A batch is published at once (batch.h): ask for the lines of the cells that may
+         * follow this one together, rather than one after the other as each is matched. */
+        for (uint32_t i = 1; first && i < loom__batch_cells; i++)
+            __builtin_prefetch(&g->cells[(t + i) & LOOM_RING_MASK], 0);
         uint32_t bytes = c->bytes;
         int rc = loom__p2p_match_cell(g, t, want);
         if (rc < 0)
@@ -189,7 +196,7 @@ int loom__inbox_send_slow(int from, int dest, struct loom_match *to, int source,
      * pass) move its cells to its queues ourselves. Only a lack of memory for them leaves the
      * ring full: then wake it and wait for some. */
     struct loom_rank *rk = &loom__job.ranks[dest];
-    for (int tries = 0; !loom__ring_try_put(g, to, source, tag, buf, count, type, bytes);
+    for (int tries = 0; !loom__ring_try_put(g, to, source, tag, buf, count, type, bytes, 0);
          tries++) {
         if (tries > 0) {
             loom__event_notify(&rk->event);
@@ -213,6 +220,7 @@ void loom__inbox_flush_pair(int from, int dest)
     struct loom_ring *g = loom__ring_of(from, dest);
     if (!g)
         return;
+    loom__batch_publish(g, 1); /* a batch goes before the message that takes another way */
     uint32_t h = loom__load_relaxed(&g->prod.head);
     if (h == loom__load_acquire(&g->prod.tail_seen)) /* pairs with its release stores */
         return; /* every cell ever filled has been drained */
@@ -310,6 +318,10 @@ int loom__inbox_has_cells(int dest, int from)
     return next_ready(dest, from, &at) != NULL;
 }
 
+/* The calling thread's looks into its rank's rings that found no cell, since the last that
+ * found one or pulled the batches (drain_rings). The thread's own. */
+static LOOM_TLS_FAST unsigned empty_looks;
+
 /* Drain one ring that has cells; with `wait`, even if another thread is draining it (so that
  * a receive about to be posted sees what that thread has moved). */
 static int drain_ring(struct loom_ring *g, struct loom_request *want, int wait)
@@ -328,11 +340,21 @@ static int drain_ring(struct loom_ring *g, struct loom_request *want, int wait)
 static int drain_rings(int dest, int from, struct loom_request *want, int wait, int *busy)
 {
     struct loom_ring *g;
+    int any = 0;
     for (int at = 0; (g = next_ready(dest, from, &at)) != NULL;) {
+        any = 1;
         if (busy)
             *busy = 1;
         if (drain_ring(g, want, wait))
             return 1;
+    }
+    /* A sender may have left MPI with a batch unpublished (batch.h): after LOOM_SPIN looks
+     * that found nothing, publish the batches ourselves (the next look takes them). */
+    if (any)
+        empty_looks = 0;
+    else if (++empty_looks >= loom__wait_spin) {
+        empty_looks = 0;
+        loom__batch_pull(dest, 0);
     }
     return 0;
 }
@@ -366,7 +388,10 @@ int loom__inbox_poll(void)
 int loom__inbox_pending(void)
 {
     struct loom_rank *me = poller();
-    return me && loom__inbox_has_cells(me->world_rank, -1);
+    /* Before a waiter sleeps (its count in sleepers and a fence come first): a batch its
+     * sender left unpublished is work, published here (batch.h). */
+    return me && (loom__inbox_has_cells(me->world_rank, -1) ||
+                  loom__batch_pull(me->world_rank, 0));
 }
 
 void loom__inbox_tend(int on)

@@ -24,7 +24,8 @@
  *    threads, a sender that must flush the ring or finds it full, a communicator's last free;
  *  - a cell is published by a release store of seq = its position + 1 and read after an
  *    acquire load of seq; it is written again only once tail (release by the drainer, after
- *    it has read the cell) has passed it;
+ *    it has read the cell) has passed it. A nonblocking send may leave its message
+ *    unpublished in the ring's batch, published later by whoever holds prod.lock (batch.h);
  *  - lock order: prod.lock, then cons.lock, then a queue's match lock.
  * Rings are made on a pair's first small message, or by the receiver's first blocking receive
  * from that sender, at most loom__ring_limit per receiver (a pair refused one sends the

@@ -40,8 +40,11 @@ void loom__p2p_ctx_free(struct loom_p2p_ctx *ctx)
     loom__p2p_ctx_unregister(ctx); /* MPI_T stops reading it before it goes */
     /* Cells in the members' rings may point at our queues: move them all into their queues
      * first (every member has freed the communicator, so no new ones can come for it). */
-    for (int i = 0; loom__p2p_cells && i < ctx->size; i++)
-        loom__inbox_drain(ctx->match[i].rank->world_rank, -1, NULL);
+    for (int i = 0; loom__p2p_cells && i < ctx->size; i++) {
+        int dest = ctx->match[i].rank->world_rank;
+        loom__batch_pull(dest, 1); /* batches of the members' other threads (batch.h) */
+        loom__inbox_drain(dest, -1, NULL);
+    }
     /* Eager messages nobody received die with the communicator. The lock orders this after
      * the appends of whoever drained the cells (no other thread touches the queue now). */
     for (int i = 0; i < ctx->size; i++) {

@@ -15,6 +15,8 @@
 #include "core/lock.h"
 #include "core/rank.h"
 #include "dt/dt.h"
+#include "core/stats.h"
+#include "p2p/batch.h"
 #include "p2p/inbox.h"
 #include "p2p/p2p.h"
 
@@ -34,6 +36,10 @@ struct loom_ring {
                                        cells below it: their reads happen before */
         _Atomic uint32_t drained_at; /* cons.tail after the last drain a producer did itself
                                         on a full ring (relaxed: a hint, inbox.c) */
+        _Atomic uint32_t published; /* the cells below it are published; those from it to
+                                       head are a batch of messages written but not
+                                       published (batch.h). Written under lock; read without
+                                       it as a hint (relaxed) */
     } __attribute__((aligned(64))) prod;
     struct {
         struct loom_lock lock;
@@ -171,22 +177,76 @@ static inline void loom__cell_unpack(struct loom_ring *g, uint32_t t, size_t byt
     }
 }
 
-/* Put a message into ring g if it has room (prod.lock taken here): 1 if put (published),
- * 0 if the ring looked full (nothing written: the caller drains it, inbox.c). */
-static inline __attribute__((always_inline)) int
+/* Ask for a line in the state that lets this core write it (a plain prefetch would fetch it
+ * shared, and the store would still have to take it from the core that read it last). */
+static inline void loom__prefetch_for_write(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
+#else
+    __builtin_prefetch(p, 1);
+#endif
+}
+
+/* What loom__ring_try_put did. */
+enum loom_put {
+    LOOM_PUT_FULL = 0,    /* nothing: the ring looked full */
+    LOOM_PUT_PUBLISHED,   /* the message is published (with any batch before it) */
+    LOOM_PUT_BATCHED,     /* the message joined the ring's unpublished batch */
+    LOOM_PUT_BATCH_OPENED /* the message opened a new batch: the caller must check that the
+                             receiver is not asleep (loom__batch_opened, batch.h) */
+};
+
+/* The message just written at position h of ring g, k cells, (prod.lock held, released here)
+ * joins the ring's batch, which starts at p (batch.h). */
+static inline __attribute__((always_inline)) enum loom_put
+loom__ring_batch_put(struct loom_ring *g, uint32_t h, uint32_t k, uint32_t p)
+{
+    loom__store_relaxed(&g->prod.head, h + k);
+    int opened = p == h;
+    if (h + k - p >= loom__batch_cells) {
+        /* Full: published now. Its opener looked for sleepers, unless that is this message,
+         * which must then wake the receiver as any published message does. */
+        loom__batch_publish_locked(g);
+        loom__unlock(&g->prod.lock);
+        return opened ? LOOM_PUT_PUBLISHED : LOOM_PUT_BATCHED;
+    }
+    if (opened) {
+        /* Ask for the lines of the batch's next cells now, so that their stores do not wait
+         * one after the other; only cells the receiver has left (below tail_seen + cells). */
+        uint32_t free_to = loom__load_relaxed(&g->prod.tail_seen) + loom__ring_cells;
+        for (uint32_t i = h + k; i < h + loom__batch_cells && i != free_to; i++)
+            loom__prefetch_for_write(&g->cells[i & LOOM_RING_MASK]);
+    }
+    loom__unlock(&g->prod.lock);
+    loom__batch_ring = g;
+    return opened ? LOOM_PUT_BATCH_OPENED : LOOM_PUT_BATCHED;
+}
+
+/* Put a message into ring g if it has room (prod.lock taken here); with `batch`, the message
+ * joins the ring's batch instead of being published (batch.h). */
+static inline __attribute__((always_inline)) enum loom_put
 loom__ring_try_put(struct loom_ring *g, struct loom_match *to, int source, int tag,
-                   const void *buf, size_t count, struct loom_datatype *type, size_t bytes)
+                   const void *buf, size_t count, struct loom_datatype *type, size_t bytes,
+                   int batch)
 {
     uint32_t k = loom__cell_count(bytes);
     loom__lock(&g->prod.lock);
     uint32_t h = loom__load_relaxed(&g->prod.head);
+    uint32_t p = loom__load_relaxed(&g->prod.published); /* written under the lock we hold */
+    /* A message that does not join the batch (not batched, or the batch has no room for its
+     * cells) publishes it first: the ring keeps its order. */
+    if (__builtin_expect(p != h, 0) && (!batch || h + k - p > loom__batch_cells)) {
+        loom__batch_publish_locked(g);
+        p = h;
+    }
     /* acquire: pairs with the release stores of tail_seen (the cells below it were read) */
     if (h - loom__load_acquire(&g->prod.tail_seen) > loom__ring_cells - k) {
         /* acquire: pairs with the drainer's release of tail (the cell was read) */
         uint32_t t = loom__load_acquire(&g->cons.tail);
         if (h - t > loom__ring_cells - k) {
             loom__unlock(&g->prod.lock);
-            return 0;
+            return LOOM_PUT_FULL;
         }
         loom__store_release(&g->prod.tail_seen, t); /* read (acquire) from tail */
     }
@@ -207,24 +267,43 @@ loom__ring_try_put(struct loom_ring *g, struct loom_match *to, int source, int t
     c->to = to;
     unsigned char *first = loom__cell_piece(g, h, 0, bytes, &off, &n);
     loom__inbox_pack(first, buf, type, count, off, n);
+    if (batch)
+        return loom__ring_batch_put(g, h, k, p);
     loom__store_release(&c->seq, h + 1); /* publishes the cells: pairs with ring_ready/drain */
     loom__store_relaxed(&g->prod.head, h + k);
+    loom__store_relaxed(&g->prod.published, h + k);
     /* No prefetch of the next cell: its receiver spins on that line before we write it, so
      * taking it early only makes the receiver fetch it once more (measured, docs/p2p.md). */
     loom__unlock(&g->prod.lock);
-    return 1;
+    return LOOM_PUT_PUBLISHED;
 }
+
 /* loom__inbox_send_slow's contract (inbox.h), inline for a pair whose ring exists and has
- * room. */
+ * room; with `batch` (a nonblocking send), the message may be left unpublished in the ring's
+ * batch (batch.h). */
 static inline __attribute__((always_inline)) int
 loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag, const void *buf,
-                 size_t count, struct loom_datatype *type, size_t bytes)
+                 size_t count, struct loom_datatype *type, size_t bytes, int batch)
 {
     struct loom_ring *g = loom__ring_of(from, dest);
-    if (__builtin_expect(g == NULL, 0) ||
-        !loom__ring_try_put(g, to, source, tag, buf, count, type, bytes))
+    if (__builtin_expect(g == NULL, 0))
         return loom__inbox_send_slow(from, dest, to, source, tag, buf, count, type, bytes);
-    loom__inbox_sent(from, dest, bytes);
+    batch = batch && loom__batching;
+    if (batch && loom__batch_ring != NULL && loom__batch_ring != g)
+        loom__batch_publish_mine(); /* one ring batched per thread: the newest */
+    switch (loom__ring_try_put(g, to, source, tag, buf, count, type, bytes, batch)) {
+    case LOOM_PUT_FULL:
+        return loom__inbox_send_slow(from, dest, to, source, tag, buf, count, type, bytes);
+    case LOOM_PUT_PUBLISHED:
+        loom__inbox_sent(from, dest, bytes);
+        return 0;
+    case LOOM_PUT_BATCH_OPENED:
+        loom__batch_opened(g, from, dest, bytes);
+        return 0;
+    case LOOM_PUT_BATCHED:
+        LOOM_STATS_SENT(&loom__job.ranks[from], bytes); /* LOOM_STATS */
+        return 0;
+    }
     return 0;
 }
 
@@ -236,7 +315,8 @@ loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag,
  * posted, no memory). */
 static inline __attribute__((always_inline)) int
 loom__p2p_send_cell(struct loom_p2p_ctx *ctx, int me_world, const int *peer_world, int me,
-                    const void *buf, size_t count, struct loom_datatype *type, int dest, int tag)
+                    const void *buf, size_t count, struct loom_datatype *type, int dest, int tag,
+                    int batch)
 {
     if (!loom__p2p_cells)
         return 0;
@@ -256,6 +336,7 @@ loom__p2p_send_cell(struct loom_p2p_ctx *ctx, int me_world, const int *peer_worl
      * path completes the receive at once, with no line to spare (as MPICH does). */
     if (dest_world == me_world && loom__load_relaxed(&to->nposted) != 0)
         return 0;
-    return loom__inbox_send(me_world, dest_world, to, me, tag, buf, count, type, bytes) == 0;
+    return loom__inbox_send(me_world, dest_world, to, me, tag, buf, count, type, bytes,
+                            batch) == 0;
 }
 #endif

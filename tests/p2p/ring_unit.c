@@ -12,7 +12,14 @@
  *     holds the envelope and 40 bytes, each continuation cell sequence word 0 and the next
  *     60; it is refused while
  *     fewer cells are free, whatever free cells there are, and the pieces read back in order
- *     are the message. */
+ *     are the message;
+ *  4. batches (p2p/batch.h): a message put with `batch` opens a batch (then joins it) with
+ *     its cells written and its first sequence word untouched, so that the ring reads empty;
+ *     the batch is published, every message at once, by a message put without `batch`, by
+ *     one with no room left in it (which opens the next), by reaching loom__batch_cells cells
+ *     (one message that fills a batch alone is published as an unbatched one), by
+ *     loom__batch_publish_mine and by a receiver's pull (not while the lock is held); a full
+ *     ring refuses a batched message; the messages read back in order are the ones put. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +87,8 @@ static void put_until_full(void)
     for (int i = 0; i < (int)loom__ring_cells; i++) {
         size_t len = (size_t)(i * 3) % (LOOM_CELL_DATA + 1);
         memset(msg, i + 1, sizeof msg);
-        CHECK_INT(loom__ring_try_put(g, to, i, 100 + i, msg, len, MPI_BYTE, len), 1);
+        CHECK_INT(loom__ring_try_put(g, to, i, 100 + i, msg, len, MPI_BYTE, len, 0),
+                  LOOM_PUT_PUBLISHED);
     }
     CHECK_INT((int)atomic_load(&g->prod.head), (int)loom__ring_cells);
     CHECK_INT(atomic_load(&g->prod.lock.held), 0);
@@ -98,13 +106,13 @@ static void put_until_full(void)
     /* Full: nothing is written, the lock is given back. */
     struct loom_cell before = g->cells[0];
     memset(msg, 0x55, sizeof msg);
-    CHECK_INT(loom__ring_try_put(g, to, 7, 7, msg, 8, MPI_BYTE, 8), 0);
+    CHECK_INT(loom__ring_try_put(g, to, 7, 7, msg, 8, MPI_BYTE, 8, 0), LOOM_PUT_FULL);
     CHECK(memcmp(&before, &g->cells[0], sizeof before) == 0);
     CHECK_INT((int)atomic_load(&g->prod.head), (int)loom__ring_cells);
     CHECK_INT(atomic_load(&g->prod.lock.held), 0);
     /* The consumer read cell 0: the 17th message goes there, with sequence number 17. */
     atomic_store(&g->cons.tail, 1);
-    CHECK_INT(loom__ring_try_put(g, to, 7, 7, msg, 8, MPI_BYTE, 8), 1);
+    CHECK_INT(loom__ring_try_put(g, to, 7, 7, msg, 8, MPI_BYTE, 8, 0), LOOM_PUT_PUBLISHED);
     CHECK_INT((int)atomic_load(&g->cells[0].seq), (int)loom__ring_cells + 1);
     CHECK_INT((int)atomic_load(&g->prod.tail_seen), 1);
     CHECK_INT(g->cells[0].tag, 7);
@@ -154,7 +162,7 @@ static void several_cells(void)
             atomic_store(&g->cons.tail, tail);
         }
         if (loom__ring_cells - (h - tail) == k - 1) {
-            CHECK_INT(loom__ring_try_put(g, to, m, m, msg, len, MPI_BYTE, len), 0);
+            CHECK_INT(loom__ring_try_put(g, to, m, m, msg, len, MPI_BYTE, len, 0), LOOM_PUT_FULL);
             CHECK_INT((int)atomic_load(&g->prod.head), (int)h);
             refused++;
             tail += loom__cell_count(g->cells[tail & LOOM_RING_MASK].bytes);
@@ -162,7 +170,8 @@ static void several_cells(void)
         }
         if (loom__ring_cells - (h - tail) < k)
             continue; /* the message released was smaller than this one needs: next round */
-        CHECK_INT(loom__ring_try_put(g, to, m, 1000 + m, msg, len, MPI_BYTE, len), 1);
+        CHECK_INT(loom__ring_try_put(g, to, m, 1000 + m, msg, len, MPI_BYTE, len, 0),
+                  LOOM_PUT_PUBLISHED);
         CHECK_INT((int)atomic_load(&g->prod.head), (int)(h + k));
         put++;
         struct loom_cell *c = &g->cells[h & LOOM_RING_MASK];
@@ -194,6 +203,128 @@ static void several_cells(void)
     free(g);
 }
 
+/* Put message m (one cell of `len` bytes unless len > LOOM_CELL_DATA) with or without batch;
+ * its tag is m. */
+static enum loom_put put_msg(struct loom_ring *g, int m, size_t len, int batch)
+{
+    unsigned char msg[LOOM_CELL_MAX];
+    for (size_t i = 0; i < len; i++)
+        msg[i] = byte_of(m, i);
+    struct loom_match *to = (struct loom_match *)(void *)g; /* only stored, never followed */
+    return loom__ring_try_put(g, to, 0, m, msg, len, MPI_BYTE, len, batch);
+}
+
+/* The ring's cells from `from` to its head: all published, messages first .. in order. */
+static void check_published(struct loom_ring *g, uint32_t from, int first)
+{
+    uint32_t h = atomic_load(&g->prod.head);
+    CHECK_INT((int)atomic_load(&g->prod.published), (int)h);
+    for (uint32_t t = from; t != h; first++) {
+        struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
+        CHECK_INT((int)atomic_load(&c->seq), (int)(t + 1));
+        CHECK_INT(c->tag, first);
+        size_t off, n;
+        const unsigned char *at = loom__cell_piece(g, t, 0, c->bytes, &off, &n);
+        for (size_t i = 0; i < n; i++)
+            CHECK_INT(at[i], byte_of(first, i));
+        t += loom__cell_count(c->bytes);
+    }
+}
+
+/* Batched messages m .. m + n - 1 after position from: written, none published. */
+static void check_batched(struct loom_ring *g, uint32_t from, int n)
+{
+    CHECK_INT((int)atomic_load(&g->prod.published), (int)from);
+    CHECK_INT((int)atomic_load(&g->prod.head), (int)(from + (uint32_t)n));
+    for (int i = 0; i < n; i++)
+        CHECK(atomic_load(&g->cells[(from + (uint32_t)i) & LOOM_RING_MASK].seq) !=
+              from + (uint32_t)i + 1);
+    atomic_store(&g->cons.tail, from);
+    CHECK(!loom__ring_ready(g)); /* a receiver sees nothing yet */
+}
+
+/* The consumer took every cell up to the head. */
+static void consume_all(struct loom_ring *g)
+{
+    atomic_store(&g->cons.tail, atomic_load(&g->prod.head));
+}
+
+static void batches(void)
+{
+    struct loom_ring *g = ring_new();
+    loom__batch_cells = loom__cell_span_for(loom__ring_cells);
+    int b = (int)loom__batch_cells, m = 0;
+    uint32_t from = 0;
+    /* closed by a message put without batch */
+    CHECK_INT(put_msg(g, m++, 8, 1), LOOM_PUT_BATCH_OPENED);
+    CHECK(loom__batch_ring == g);
+    CHECK_INT(put_msg(g, m++, 40, 1), LOOM_PUT_BATCHED);
+    CHECK_INT(put_msg(g, m++, 1, 1), LOOM_PUT_BATCHED);
+    check_batched(g, from, 3);
+    CHECK_INT(put_msg(g, m++, 8, 0), LOOM_PUT_PUBLISHED);
+    check_published(g, from, 0);
+    consume_all(g);
+    /* messages of several cells join it too, up to b cells, which publish it */
+    from = atomic_load(&g->prod.head);
+    int first = m;
+    CHECK_INT(put_msg(g, m++, 16, 1), LOOM_PUT_BATCH_OPENED);
+    CHECK_INT(put_msg(g, m++, LOOM_CELL_DATA + 1, 1), LOOM_PUT_BATCHED); /* 2 cells */
+    check_batched(g, from, 3);
+    CHECK_INT(put_msg(g, m++, LOOM_CELL_BYTES(b - 3), 1), LOOM_PUT_BATCHED);
+    check_published(g, from, first);
+    consume_all(g);
+    /* a message with no room in the batch publishes it and opens the next; one that fills a
+     * batch by itself is published at once, as an unbatched one (its sender wakes the
+     * receiver) */
+    from = atomic_load(&g->prod.head);
+    first = m;
+    CHECK_INT(put_msg(g, m++, LOOM_CELL_DATA + 1, 1), LOOM_PUT_BATCH_OPENED);
+    CHECK_INT(put_msg(g, m++, LOOM_CELL_BYTES(b - 1), 1), LOOM_PUT_BATCH_OPENED);
+    check_batched(g, from + 2, b - 1); /* the first batch went out */
+    CHECK_INT(put_msg(g, m++, LOOM_CELL_BYTES(b), 1), LOOM_PUT_PUBLISHED);
+    check_published(g, from, first);
+    consume_all(g);
+    /* closed by its size: the b-th message publishes the batch */
+    for (int round = 0; round < 3; round++) {
+        from = atomic_load(&g->prod.head);
+        first = m;
+        for (int i = 0; i < b - 1; i++)
+            CHECK_INT(put_msg(g, m++, 24, 1), i == 0 ? LOOM_PUT_BATCH_OPENED : LOOM_PUT_BATCHED);
+        check_batched(g, from, b - 1);
+        CHECK_INT(put_msg(g, m++, 24, 1), LOOM_PUT_BATCHED);
+        check_published(g, from, first);
+        consume_all(g);
+    }
+    /* closed by the sender's next call */
+    from = atomic_load(&g->prod.head);
+    first = m;
+    CHECK_INT(put_msg(g, m++, 8, 1), LOOM_PUT_BATCH_OPENED);
+    CHECK_INT(put_msg(g, m++, 8, 1), LOOM_PUT_BATCHED);
+    loom__batch_publish_mine();
+    CHECK(loom__batch_ring == NULL);
+    check_published(g, from, first);
+    consume_all(g);
+    /* a full ring refuses a batched message and writes nothing; the batch survives */
+    from = atomic_load(&g->prod.head);
+    uint32_t tail = from + (uint32_t)b - 1 - loom__ring_cells; /* b - 1 cells left */
+    atomic_store(&g->cons.tail, tail);
+    atomic_store(&g->prod.tail_seen, tail);
+    first = m;
+    for (int i = 0; i < b - 1; i++)
+        CHECK_INT(put_msg(g, m++, 8, 1), i == 0 ? LOOM_PUT_BATCH_OPENED : LOOM_PUT_BATCHED);
+    CHECK_INT(put_msg(g, m, 8, 1), LOOM_PUT_FULL);
+    check_batched(g, from, b - 1); /* the refused message moved nothing */
+    atomic_store(&g->cons.tail, tail);
+    loom__lock(&g->prod.lock); /* its producer is in a put: a receiver's pull leaves it */
+    CHECK_INT(loom__batch_publish(g, 0), 1);
+    check_batched(g, from, b - 1);
+    loom__unlock(&g->prod.lock);
+    CHECK_INT(loom__batch_publish(g, 0), 1); /* the pull publishes it */
+    check_published(g, from, first);
+    CHECK_INT(loom__batch_publish(g, 0), 0); /* nothing left */
+    free(g);
+}
+
 int main(void)
 {
     copy_sizes();
@@ -202,6 +333,7 @@ int main(void)
         loom__ring_cells = cells; /* as loom__inbox_job_init sets it, before any ring */
         put_until_full();
         several_cells();
+        batches();
     }
     printf("p2p_ring_unit: ok\n");
     return 0;

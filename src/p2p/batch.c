@@ -1,0 +1,78 @@
+/* p2p/batch.c — publishing the batches of messages in a ring (batch.h has the protocol). */
+#include "p2p/batch.h"
+#include "core/atomic.h"
+#include "core/event.h"
+#include "core/rank.h"
+#include "core/stats.h"
+#include "p2p/ring.h"
+
+int loom__batching = 1;
+uint32_t loom__batch_cells = LOOM_RING_MIN / 4;
+LOOM_TLS_FAST struct loom_ring *loom__batch_ring;
+
+void loom__batch_publish_locked(struct loom_ring *g)
+{
+    uint32_t p = loom__load_relaxed(&g->prod.published);
+    uint32_t h = loom__load_relaxed(&g->prod.head);
+    /* The messages' first cells: each message's size says where the next begins (the cells
+     * were written under the lock we hold, or by a thread that held it before us). */
+    uint32_t first[LOOM_CELL_SPAN_MAX];
+    int n = 0;
+    for (uint32_t q = p; q != h; q += loom__cell_count(g->cells[q & LOOM_RING_MASK].bytes))
+        first[n++] = q;
+    /* Newest first: a receiver polls the oldest, and once it sees that one it finds the
+     * others published too, so it can fetch their lines together. Each store releases its
+     * message's cells. */
+    while (n-- > 0)
+        loom__store_release(&g->cells[first[n] & LOOM_RING_MASK].seq, first[n] + 1);
+    loom__store_relaxed(&g->prod.published, h);
+}
+
+int loom__batch_publish(struct loom_ring *g, int wait)
+{
+    /* relaxed: a hint; the lock orders the real check */
+    if (loom__load_relaxed(&g->prod.published) == loom__load_relaxed(&g->prod.head))
+        return 0;
+    if (wait)
+        loom__lock(&g->prod.lock);
+    else if (!loom__trylock(&g->prod.lock))
+        return 1;
+    loom__batch_publish_locked(g);
+    loom__unlock(&g->prod.lock);
+    return 1;
+}
+
+void loom__batch_publish_mine(void)
+{
+    struct loom_ring *g = loom__batch_ring;
+    loom__batch_ring = NULL;
+    if (g)
+        loom__batch_publish(g, 1);
+}
+
+void loom__batch_opened(struct loom_ring *g, int from, int dest, size_t bytes)
+{
+    LOOM_STATS_SENT(&loom__job.ranks[from], bytes); /* LOOM_STATS */
+    struct loom_event *ev = &loom__job.ranks[dest].event;
+    /* Pairs with the fence of a waiter between its count in sleepers and its last pull
+     * (loom__inbox_pending): either that pull sees this batch, or we see the sleeper. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (loom__load_relaxed(&ev->sleepers) != 0) {
+        loom__batch_publish(g, 1);
+        loom__event_notify(ev);
+    }
+}
+
+int loom__batch_pull(int dest, int wait)
+{
+    if (!loom__rank_is_local(dest))
+        return 0; /* rings join ranks of one node process */
+    struct loom_inbox *b = &loom__inboxes[dest - loom__job.first];
+    int n = loom__load_acquire(&b->nactive), found = 0;
+    for (int i = 0; i < n; i++) {
+        struct loom_ring *g = loom__load_acquire(&b->active[i]); /* pairs with ring_make */
+        if (g)
+            found |= loom__batch_publish(g, wait);
+    }
+    return found;
+}
