@@ -68,7 +68,8 @@
       "cells per pair of ranks, posted receive or not, and are matched by their receiver (0: "     \
       "every message is matched by its sender)")                                                   \
     X(BATCH, BOOL, START, p2p, "1", "", NULL,                                                      \
-      "a nonblocking standard or ready send that goes into cells (LOOM_CELLS) joins a batch "      \
+      "a nonblocking standard or ready send that goes into cells (LOOM_CELLS), at most 460 "      \
+      "bytes (half a batch: 220 with 32-cell rings, 100 with 16), joins a batch "                  \
       "published at the thread's next MPI call of another kind, a send into another ring, a "      \
       "quarter of a ring, or when its receiver waits for it; the receiver then fetches the "       \
       "batch's cells together (0: each such send publishes its message)")                         \

@@ -16,9 +16,10 @@
  *    written, not published. Both are written under prod.lock only; whoever holds the lock
  *    may publish the batch (loom__batch_publish_locked): it stores the first cells' sequence
  *    words (release, newest first) and sets published = head.
- *  - A batch holds at most loom__batch_cells cells. A message put without batching, or one
- *    for which the batch has no room left, publishes the batch before it (the ring keeps its
- *    order); a batch that reaches loom__batch_cells cells is published at once.
+ *  - A batch holds at most loom__batch_cells cells; a message of more than half that is not
+ *    batched (loom__inbox_send). A message put without batching, or one for which the batch
+ *    has no room left, publishes the batch before it (the ring keeps its order); a batch that
+ *    reaches loom__batch_cells cells is published at once.
  *  - A thread that batched into a ring remembers it (loom__batch_ring, its own variable) and
  *    publishes it at its next MPI call of any kind but a nonblocking send into the same ring
  *    (LOOM_API_ENTER), and before it batches into another ring: so a message is published by

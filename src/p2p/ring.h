@@ -288,7 +288,9 @@ loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag,
     struct loom_ring *g = loom__ring_of(from, dest);
     if (__builtin_expect(g == NULL, 0))
         return loom__inbox_send_slow(from, dest, to, source, tag, buf, count, type, bytes);
-    batch = batch && loom__batching;
+    /* A message of more than half a batch is published at once: no second one would fit
+     * beside it, so waiting would only delay it (docs/p2p.md, "Batches"). */
+    batch = batch && loom__batching && 2 * loom__cell_count(bytes) <= loom__batch_cells;
     if (batch && loom__batch_ring != NULL && loom__batch_ring != g)
         loom__batch_publish_mine(); /* one ring batched per thread: the newest */
     switch (loom__ring_try_put(g, to, source, tag, buf, count, type, bytes, batch)) {
