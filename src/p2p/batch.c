@@ -60,7 +60,16 @@ void loom__batch_opened(struct loom_ring *g, int from, int dest, size_t bytes)
     if (loom__load_relaxed(&ev->sleepers) != 0) {
         loom__batch_publish(g, 1);
         loom__event_notify(ev);
+        return;
     }
+    /* The batch stays open: ask for the lines of its next cells now, so that their stores do
+     * not wait one after the other; only cells the receiver has left (below tail_seen +
+     * cells). Read without the lock, the bounds are a hint: a prefetch writes nothing. */
+    uint32_t p = loom__load_relaxed(&g->prod.published);
+    uint32_t free_to = loom__load_relaxed(&g->prod.tail_seen) + loom__ring_cells;
+    for (uint32_t i = loom__load_relaxed(&g->prod.head); i - p < loom__batch_cells && i != free_to;
+         i++)
+        loom__prefetch_for_write(&g->cells[i & LOOM_RING_MASK]);
 }
 
 int loom__batch_pull(int dest, int wait)

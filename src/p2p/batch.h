@@ -63,7 +63,8 @@ int loom__batch_publish(struct loom_ring *g, int wait);
 /* Publish the batch of loom__batch_ring, if any, and forget it. */
 void loom__batch_publish_mine(void);
 /* A message of `bytes` from world rank `from` opened a batch in g, its ring to `dest`: count it
- * (LOOM_STATS), and publish the batch now and wake dest if one of its threads sleeps. */
+ * (LOOM_STATS), and publish the batch now and wake dest if one of its threads sleeps;
+ * otherwise ask for the lines of the batch's next cells (prefetch for writing). */
 void loom__batch_opened(struct loom_ring *g, int from, int dest, size_t bytes);
 /* Publish the batches waiting in rank dest's rings: 1 if there was one (published now, or,
  * without `wait`, left to its producer, which held the ring's lock). */

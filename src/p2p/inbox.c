@@ -200,7 +200,8 @@ int loom__inbox_send_slow(int from, int dest, struct loom_match *to, int source,
      * pass) move its cells to its queues ourselves. Only a lack of memory for them leaves the
      * ring full: then wake it and wait for some. */
     struct loom_rank *rk = &loom__job.ranks[dest];
-    for (int tries = 0; !loom__ring_try_put(g, to, source, tag, buf, count, type, bytes, 0);
+    uint32_t k = loom__cell_count(bytes);
+    for (int tries = 0; !loom__ring_try_put(g, to, source, tag, buf, count, type, bytes, k, 0);
          tries++) {
         if (tries > 0) {
             loom__event_notify(&rk->event);

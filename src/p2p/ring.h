@@ -211,26 +211,19 @@ loom__ring_batch_put(struct loom_ring *g, uint32_t h, uint32_t k, uint32_t p)
         loom__unlock(&g->prod.lock);
         return opened ? LOOM_PUT_PUBLISHED : LOOM_PUT_BATCHED;
     }
-    if (opened) {
-        /* Ask for the lines of the batch's next cells now, so that their stores do not wait
-         * one after the other; only cells the receiver has left (below tail_seen + cells). */
-        uint32_t free_to = loom__load_relaxed(&g->prod.tail_seen) + loom__ring_cells;
-        for (uint32_t i = h + k; i < h + loom__batch_cells && i != free_to; i++)
-            loom__prefetch_for_write(&g->cells[i & LOOM_RING_MASK]);
-    }
     loom__unlock(&g->prod.lock);
     loom__batch_ring = g;
     return opened ? LOOM_PUT_BATCH_OPENED : LOOM_PUT_BATCHED;
 }
 
-/* Put a message into ring g if it has room (prod.lock taken here); with `batch`, the message
- * joins the ring's batch instead of being published (batch.h). */
+/* Put a message of `bytes` in k cells (loom__cell_count) into ring g if it has room
+ * (prod.lock taken here); with `batch`, the message joins the ring's batch instead of being
+ * published (batch.h). */
 static inline __attribute__((always_inline)) enum loom_put
 loom__ring_try_put(struct loom_ring *g, struct loom_match *to, int source, int tag,
                    const void *buf, size_t count, struct loom_datatype *type, size_t bytes,
-                   int batch)
+                   uint32_t k, int batch)
 {
-    uint32_t k = loom__cell_count(bytes);
     loom__lock(&g->prod.lock);
     uint32_t h = loom__load_relaxed(&g->prod.head);
     uint32_t p = loom__load_relaxed(&g->prod.published); /* written under the lock we hold */
@@ -290,10 +283,11 @@ loom__inbox_send(int from, int dest, struct loom_match *to, int source, int tag,
         return loom__inbox_send_slow(from, dest, to, source, tag, buf, count, type, bytes);
     /* A message of more than half a batch is published at once: no second one would fit
      * beside it, so waiting would only delay it (docs/p2p.md, "Batches"). */
-    batch = batch && loom__batching && 2 * loom__cell_count(bytes) <= loom__batch_cells;
+    uint32_t k = loom__cell_count(bytes);
+    batch = batch && loom__batching && 2 * k <= loom__batch_cells;
     if (batch && loom__batch_ring != NULL && loom__batch_ring != g)
         loom__batch_publish_mine(); /* one ring batched per thread: the newest */
-    switch (loom__ring_try_put(g, to, source, tag, buf, count, type, bytes, batch)) {
+    switch (loom__ring_try_put(g, to, source, tag, buf, count, type, bytes, k, batch)) {
     case LOOM_PUT_FULL:
         return loom__inbox_send_slow(from, dest, to, source, tag, buf, count, type, bytes);
     case LOOM_PUT_PUBLISHED:

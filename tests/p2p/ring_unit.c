@@ -38,6 +38,14 @@ static struct loom_ring *ring_new(void)
     return g;
 }
 
+/* Put len bytes of msg (MPI_BYTE) into g, as the senders do (their cell count computed once). */
+static enum loom_put ring_put(struct loom_ring *g, struct loom_match *to, int source, int tag,
+                              const unsigned char *msg, size_t len, int batch)
+{
+    return loom__ring_try_put(g, to, source, tag, msg, len, MPI_BYTE, len, loom__cell_count(len),
+                              batch);
+}
+
 /* The size rules: the most of 16, 32, 64 cells with which a ring from every rank fits in
  * LOOM_RING_BUDGET (256 KiB; a ring is 128 bytes and its cells); the rings a rank may have, as
  * many as fit in it, never fewer than the other ranks when the cells are above 16. */
@@ -87,8 +95,7 @@ static void put_until_full(void)
     for (int i = 0; i < (int)loom__ring_cells; i++) {
         size_t len = (size_t)(i * 3) % (LOOM_CELL_DATA + 1);
         memset(msg, i + 1, sizeof msg);
-        CHECK_INT(loom__ring_try_put(g, to, i, 100 + i, msg, len, MPI_BYTE, len, 0),
-                  LOOM_PUT_PUBLISHED);
+        CHECK_INT(ring_put(g, to, i, 100 + i, msg, len, 0), LOOM_PUT_PUBLISHED);
     }
     CHECK_INT((int)atomic_load(&g->prod.head), (int)loom__ring_cells);
     CHECK_INT(atomic_load(&g->prod.lock.held), 0);
@@ -106,13 +113,13 @@ static void put_until_full(void)
     /* Full: nothing is written, the lock is given back. */
     struct loom_cell before = g->cells[0];
     memset(msg, 0x55, sizeof msg);
-    CHECK_INT(loom__ring_try_put(g, to, 7, 7, msg, 8, MPI_BYTE, 8, 0), LOOM_PUT_FULL);
+    CHECK_INT(ring_put(g, to, 7, 7, msg, 8, 0), LOOM_PUT_FULL);
     CHECK(memcmp(&before, &g->cells[0], sizeof before) == 0);
     CHECK_INT((int)atomic_load(&g->prod.head), (int)loom__ring_cells);
     CHECK_INT(atomic_load(&g->prod.lock.held), 0);
     /* The consumer read cell 0: the 17th message goes there, with sequence number 17. */
     atomic_store(&g->cons.tail, 1);
-    CHECK_INT(loom__ring_try_put(g, to, 7, 7, msg, 8, MPI_BYTE, 8, 0), LOOM_PUT_PUBLISHED);
+    CHECK_INT(ring_put(g, to, 7, 7, msg, 8, 0), LOOM_PUT_PUBLISHED);
     CHECK_INT((int)atomic_load(&g->cells[0].seq), (int)loom__ring_cells + 1);
     CHECK_INT((int)atomic_load(&g->prod.tail_seen), 1);
     CHECK_INT(g->cells[0].tag, 7);
@@ -162,7 +169,7 @@ static void several_cells(void)
             atomic_store(&g->cons.tail, tail);
         }
         if (loom__ring_cells - (h - tail) == k - 1) {
-            CHECK_INT(loom__ring_try_put(g, to, m, m, msg, len, MPI_BYTE, len, 0), LOOM_PUT_FULL);
+            CHECK_INT(ring_put(g, to, m, m, msg, len, 0), LOOM_PUT_FULL);
             CHECK_INT((int)atomic_load(&g->prod.head), (int)h);
             refused++;
             tail += loom__cell_count(g->cells[tail & LOOM_RING_MASK].bytes);
@@ -170,8 +177,7 @@ static void several_cells(void)
         }
         if (loom__ring_cells - (h - tail) < k)
             continue; /* the message released was smaller than this one needs: next round */
-        CHECK_INT(loom__ring_try_put(g, to, m, 1000 + m, msg, len, MPI_BYTE, len, 0),
-                  LOOM_PUT_PUBLISHED);
+        CHECK_INT(ring_put(g, to, m, 1000 + m, msg, len, 0), LOOM_PUT_PUBLISHED);
         CHECK_INT((int)atomic_load(&g->prod.head), (int)(h + k));
         put++;
         struct loom_cell *c = &g->cells[h & LOOM_RING_MASK];
@@ -211,7 +217,7 @@ static enum loom_put put_msg(struct loom_ring *g, int m, size_t len, int batch)
     for (size_t i = 0; i < len; i++)
         msg[i] = byte_of(m, i);
     struct loom_match *to = (struct loom_match *)(void *)g; /* only stored, never followed */
-    return loom__ring_try_put(g, to, 0, m, msg, len, MPI_BYTE, len, batch);
+    return ring_put(g, to, 0, m, msg, len, batch);
 }
 
 /* The ring's cells from `from` to its head: all published, messages first .. in order. */
