@@ -62,7 +62,9 @@ int loom__mpi_irecv_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype d
     if (source != MPI_PROC_NULL) {
         loom__p2p_fill(r, c, comm, buf, count, datatype, source, tag);
         loom__dt_retain(datatype);
+        r->unseen = 1; /* a cell it takes now completes it cheaply (request.h) */
         loom__p2p_start_recv(r);
+        r->unseen = 0;
     }
     *request = r;
     return MPI_SUCCESS;

@@ -56,6 +56,16 @@ void loom__event_init(struct loom_event *ev)
     atomic_init(&ev->sleepers, 0);
 }
 
+/* The end of a notify that found a sleeper: bump seq, wake the futex, and the blocked
+ * thread if it sleeps on ev. */
+static void wake_sleepers(struct loom_event *ev)
+{
+    loom__fetch_add_seq_cst(&ev->seq, 1);
+    futex_wake_all(&ev->seq);
+    if (atomic_load_explicit(&blocker, memory_order_relaxed) == ev)
+        loom__wait_unblock();
+}
+
 void loom__event_notify(struct loom_event *ev)
 {
     /* The fence pairs with the waiter's fence between its increment of `sleepers` and its
@@ -64,12 +74,20 @@ void loom__event_notify(struct loom_event *ev)
      * sleeper there is nothing to do: a spinning waiter sees the condition by itself, so the
      * common case costs a fence and a read of a line that waiters rarely write. */
     atomic_thread_fence(memory_order_seq_cst);
-    if (loom__load_relaxed(&ev->sleepers) != 0) {
-        loom__fetch_add_seq_cst(&ev->seq, 1);
-        futex_wake_all(&ev->seq);
-        if (atomic_load_explicit(&blocker, memory_order_relaxed) == ev)
-            loom__wait_unblock();
-    }
+    if (loom__load_relaxed(&ev->sleepers) != 0)
+        wake_sleepers(ev);
+}
+
+void loom__event_notify_after_rmw(struct loom_event *ev)
+{
+    /* The caller's seq_cst read-modify-write and this seq_cst load take the place of the
+     * fence: if this load missed the waiter's increment, it comes before that increment in
+     * the single order of seq_cst operations, which puts the waiter's fence after the
+     * caller's write, and the waiter's check after its fence sees it (C11 7.17.3, as revised
+     * in C++20 [atomics.order]). On x86 the write was a locked instruction already, and the
+     * fence a second one. */
+    if (loom__load_seq_cst(&ev->sleepers) != 0)
+        wake_sleepers(ev);
 }
 
 /* Yields that are too dear. A yield hands the core to whatever else may run there. When

@@ -26,6 +26,9 @@ struct loom_event {
 void loom__event_init(struct loom_event *ev);
 /* Wake every thread waiting on ev. Any thread may call it, at any time. */
 void loom__event_notify(struct loom_event *ev);
+/* loom__event_notify for a notifier whose change of the waiters' condition was a seq_cst
+ * read-modify-write (made before this call): no fence needed (event.c says why). */
+void loom__event_notify_after_rmw(struct loom_event *ev);
 
 /* A hook run on each poll of a wait (the task engine runs tasks from it); NULL for none.
  * Returns nonzero if it did some work (the wait then starts its spin phase again). */

@@ -21,8 +21,10 @@ void loom__batch_publish_locked(struct loom_ring *g)
     for (uint32_t q = p; q != h; q += loom__cell_count(g->cells[q & LOOM_RING_MASK].bytes))
         first[n++] = q;
     /* Newest first: a receiver polls the oldest, and once it sees that one it finds the
-     * others published too, so it can fetch their lines together. Each store releases its
-     * message's cells. */
+     * others published too, so it can fetch their lines together: the oldest says how many
+     * cells follow it (`ahead`, released with it). Each store releases its message's cells. */
+    if (n > 1)
+        g->cells[first[0] & LOOM_RING_MASK].ahead = (uint16_t)(h - first[1]);
     while (n-- > 0)
         loom__store_release(&g->cells[first[n] & LOOM_RING_MASK].seq, first[n] + 1);
     loom__store_relaxed(&g->prod.published, h);

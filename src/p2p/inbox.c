@@ -131,19 +131,18 @@ static struct loom_ring *ring_make(int from, int dest)
 static int drain_locked(struct loom_ring *g, struct loom_request *want)
 {
     uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
-    for (int first = 1;; first = 0) {
+    for (;;) {
         struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
         if (loom__load_acquire(&c->seq) != t + 1) /* pairs with the producer's release */
             return 0;
         uint32_t bytes = c->bytes;
-        /* A batch is published at once (batch.h): when the next message is there too, ask
-         * for the lines of the cells that may follow together, rather than one after the
-         * other as each is matched. (Not on a lone message: the lines after it are the ones
-         * its sender writes next, and would only move once more.) */
+        /* A batch is published at once (batch.h), and its oldest message says how many cells
+         * came with it: ask for their lines together, rather than one after the other as
+         * each is matched; and for none past them, which their sender may be writing (a
+         * line taken from it then would only move once more). */
         uint32_t next = t + loom__cell_count(bytes);
-        if (first && loom__load_relaxed(&g->cells[next & LOOM_RING_MASK].seq) == next + 1)
-            for (uint32_t i = next - t + 1; i < loom__batch_cells; i++)
-                __builtin_prefetch(&g->cells[(t + i) & LOOM_RING_MASK], 0);
+        for (uint32_t i = 0; i < c->ahead; i++)
+            __builtin_prefetch(&g->cells[(next + i) & LOOM_RING_MASK], 0);
         int rc = loom__p2p_match_cell(g, t, want);
         if (rc < 0)
             return 0;

@@ -66,7 +66,10 @@ struct loom_datatype;
 
 struct loom_cell {
     _Atomic uint32_t seq;     /* position + 1 once full (release by the producer) */
-    uint32_t bytes;           /* size of the message */
+    uint16_t bytes;           /* size of the message (at most loom__cell_max) */
+    uint16_t ahead;           /* on the oldest message of a batch (batch.h), the cells that
+                                 were published with it after its own; else 0. Written
+                                 before the release of seq, like the rest */
     int source;               /* the sender's rank in the communicator */
     int tag;
     struct loom_match *to;    /* the receiver's queue on the message's context */
@@ -74,6 +77,8 @@ struct loom_cell {
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct loom_cell) == 64 && sizeof(uint32_t) + LOOM_CELL_MORE == 64,
                "a continuation cell is its sequence word and LOOM_CELL_MORE bytes");
+_Static_assert(LOOM_CELL_BYTES(LOOM_CELL_SPAN_MAX) <= UINT16_MAX && LOOM_RING_MAX <= UINT16_MAX,
+               "a cell's bytes and ahead fit in 16 bits");
 _Static_assert(LOOM_CELL_SPAN_MAX <= LOOM_RING_MAX / 4,
                "a message takes at most a quarter of a ring");
 

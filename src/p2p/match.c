@@ -121,14 +121,18 @@ static void append_unexpected(struct loom_match *m, struct loom_envelope *e)
     count_add(&m->nqueued, 1);
 }
 
-/* A receive of capacity `cap` got `n` of the `bytes` sent from (source, tag): finish it. */
+/* A receive of capacity `cap` got `n` of the `bytes` sent from (source, tag): finish it
+ * (`claimed`: by the thread that is starting it, see loom__p2p_match_cell). */
 static void delivered(struct loom_request *rr, int source, int tag, size_t bytes, size_t n,
-                      size_t cap)
+                      size_t cap, int claimed)
 {
     rr->error = bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     loom__p2p_status_set(&rr->status, source, tag, n);
     LOOM_STATS_RECEIVED(rr->owner, n); /* LOOM_STATS: before completion frees rr */
-    loom__req_complete(rr);
+    if (claimed && rr->unseen)
+        loom__req_complete_unseen(rr);
+    else
+        loom__req_complete(rr);
 }
 
 /* Deliver `bytes` of packed data from (source, tag) into a receive and complete it. */
@@ -139,18 +143,19 @@ static void deliver_packed(struct loom_request *rr, int source, int tag, const v
     size_t n = bytes < cap ? bytes : cap;
     if (n)
         loom__dt_unpack(rr->buf, rr->type, rr->count, data, 0, n);
-    delivered(rr, source, tag, bytes, n, cap);
+    delivered(rr, source, tag, bytes, n, cap, 0);
 }
 
-/* Deliver the message whose first cell is at position t of ring g into a receive. */
-static void deliver_cell(struct loom_request *rr, struct loom_ring *g, uint32_t t)
+/* Deliver the message whose first cell is at position t of ring g into a receive
+ * (`claimed`: as for delivered). */
+static void deliver_cell(struct loom_request *rr, struct loom_ring *g, uint32_t t, int claimed)
 {
     const struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
     size_t cap = loom__dt_stream_size(rr->type, rr->count);
     size_t n = c->bytes < cap ? c->bytes : cap;
     if (n)
         loom__cell_unpack(g, t, c->bytes, n, rr->buf, rr->type, rr->count);
-    delivered(rr, c->source, c->tag, c->bytes, n, cap);
+    delivered(rr, c->source, c->tag, c->bytes, n, cap, claimed);
 }
 
 /* Deliver an eager envelope into a receive, complete it, free the envelope. */
@@ -196,6 +201,14 @@ int loom__p2p_match_cell(struct loom_ring *g, uint32_t t, struct loom_request *w
 {
     const struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
     struct loom_match *m = c->to;
+    /* The receive being posted takes its cell without the queue lock when both queues are
+     * empty (a posted receive or a queued message would come first): the argument of
+     * loom__p2p_cell_claims, whose caller, like ours, acquired the cell. */
+    if (wants(want, m, c->source, c->tag) && loom__load_relaxed(&m->nposted) == 0 &&
+        loom__load_relaxed(&m->nqueued) == 0) {
+        deliver_cell(want, g, t, 1);
+        return 1;
+    }
     struct loom_envelope *e = NULL;
     loom__lock(&m->lock);
     for (;;) {
@@ -207,7 +220,7 @@ int loom__p2p_match_cell(struct loom_ring *g, uint32_t t, struct loom_request *w
         if (rr || claim) {
             loom__unlock(&m->lock);
             free(e); /* made on a previous pass, before a receive was posted */
-            deliver_cell(rr ? rr : want, g, t);
+            deliver_cell(rr ? rr : want, g, t, claim);
             return claim;
         }
         if (e)
@@ -370,8 +383,20 @@ int loom__p2p_start_recv(struct loom_request *r)
     if (__builtin_expect(loom__job.nnodes > 1, 0))
         watch_recv(r);
     /* Messages in the queue are older than cells from the same sender: look there first,
-     * then in the rings, then post. */
-    for (int pass = 0;; pass++) {
+     * then in the rings, then post. With cells waiting and the queue empty (a hint), the
+     * rings come first, without the lock: a cell is taken only once the queues are checked
+     * again after it was acquired (loom__p2p_match_cell), and then the locked pass needs no
+     * second drain. (The cells first: without them, the queue's line, which senders write,
+     * is read only by the lock that takes it, a 1 KiB message rate lost 9 % to the extra
+     * line transfer.) */
+    int pass = 0;
+    if (loom__p2p_cells && loom__inbox_has_cells(dest, from) &&
+        loom__load_relaxed(&m->nqueued) == 0) {
+        if (loom__inbox_drain(dest, from, r))
+            return 0;
+        pass = 1;
+    }
+    for (;; pass++) {
         loom__lock(&m->lock);
         struct loom_envelope *e = find_unexpected(m, r->peer, r->tag, 1);
         if (e) {

@@ -28,6 +28,7 @@ static void request_init(struct loom_request *r, enum loom_req_kind kind)
     r->mode = 0;
     r->cancelled = 0;
     r->netwatch = 0;
+    r->unseen = 0;
     atomic_init(&r->flags, 0);
     r->owner = loom__self;
     r->comm = NULL;
@@ -204,10 +205,11 @@ void loom__req_complete(struct loom_request *r)
 {
     struct loom_rank *owner = r->owner;
     int watched = r->netwatch;
-    /* acq_rel: release publishes status and data to the owner's acquire in
-     * loom__req_is_complete; acquire sees the owner's RELEASED and what preceded it. */
+    /* Release publishes status and data to the owner's acquire in loom__req_is_complete;
+     * acquire sees the owner's RELEASED and what preceded it; seq_cst lets the notify below
+     * go without a fence of its own (loom__event_notify_after_rmw). */
     uint32_t before = atomic_fetch_or_explicit(&r->flags, LOOM_REQ_COMPLETE,
-                                               memory_order_acq_rel);
+                                               memory_order_seq_cst);
     if (watched)
         loom__net_watch_end();
     if (before & LOOM_REQ_RELEASED) {
@@ -217,7 +219,15 @@ void loom__req_complete(struct loom_request *r)
     }
     /* From here r may already be gone (the owner saw COMPLETE): only the owner's event. */
     if (owner)
-        loom__event_notify(&owner->event);
+        loom__event_notify_after_rmw(&owner->event);
+}
+
+void loom__req_complete_unseen(struct loom_request *r)
+{
+    if (r->netwatch)
+        loom__net_watch_end();
+    /* release: pairs with the acquire of a later test, as in loom__req_complete */
+    atomic_store_explicit(&r->flags, LOOM_REQ_COMPLETE, memory_order_release);
 }
 
 void loom__req_discard(struct loom_request *r)

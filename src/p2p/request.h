@@ -72,6 +72,10 @@ struct loom_request {
     uint8_t netwatch;            /* 1: counted by the network thread until complete (net.h,
                                     loom__net_watch_begin); set by the owner before the
                                     request is published, read by its completer */
+    uint8_t unseen;              /* 1 while the MPI_Irecv that made it runs: nobody else
+                                    knows it, so if that call completes it, it needs no
+                                    read-modify-write and no wake-up
+                                    (loom__req_complete_unseen). The owner's thread only */
     _Atomic uint32_t flags;      /* LOOM_REQ_COMPLETE | LOOM_REQ_RELEASED */
     struct loom_rank *owner;     /* notified on completion */
     MPI_Comm comm;               /* the user's handle, for error reporting */
@@ -114,6 +118,9 @@ void loom__req_init_stack(struct loom_request *r, enum loom_req_kind kind);
 /* Called by the completer: publish status, set COMPLETE, wake the owner, and free the
  * request if the owner has already released it. r must not be touched afterwards. */
 void loom__req_complete(struct loom_request *r);
+/* loom__req_complete for a request that the call which made it completes before handing it
+ * out (`unseen`): no other thread can have released it or wait for it. */
+void loom__req_complete_unseen(struct loom_request *r);
 /* The owner lets go of a request: frees it now if complete, else marks it RELEASED so its
  * completer frees it. Runs on_complete when the request is complete. */
 void loom__req_release(struct loom_request *r);

@@ -254,7 +254,8 @@ loom__ring_try_put(struct loom_ring *g, struct loom_match *to, int source, int t
         loom__inbox_pack(at, buf, type, count, off, n);
     }
     struct loom_cell *c = &g->cells[h & LOOM_RING_MASK];
-    c->bytes = (uint32_t)bytes;
+    c->bytes = (uint16_t)bytes;
+    c->ahead = 0;
     c->source = source;
     c->tag = tag;
     c->to = to;

@@ -220,14 +220,17 @@ static enum loom_put put_msg(struct loom_ring *g, int m, size_t len, int batch)
     return ring_put(g, to, 0, m, msg, len, batch);
 }
 
-/* The ring's cells from `from` to its head: all published, messages first .. in order. */
-static void check_published(struct loom_ring *g, uint32_t from, int first)
+/* The ring's cells from `from` to its head: all published, messages first .. in order; the
+ * one at `from` says that `ahead` cells were published with it (its batch's), the others
+ * none. */
+static void check_published(struct loom_ring *g, uint32_t from, int first, int ahead)
 {
     uint32_t h = atomic_load(&g->prod.head);
     CHECK_INT((int)atomic_load(&g->prod.published), (int)h);
     for (uint32_t t = from; t != h; first++) {
         struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
         CHECK_INT((int)atomic_load(&c->seq), (int)(t + 1));
+        CHECK_INT(c->ahead, t == from ? ahead : 0);
         CHECK_INT(c->tag, first);
         size_t off, n;
         const unsigned char *at = loom__cell_piece(g, t, 0, c->bytes, &off, &n);
@@ -268,7 +271,7 @@ static void batches(void)
     CHECK_INT(put_msg(g, m++, 1, 1), LOOM_PUT_BATCHED);
     check_batched(g, from, 3);
     CHECK_INT(put_msg(g, m++, 8, 0), LOOM_PUT_PUBLISHED);
-    check_published(g, from, 0);
+    check_published(g, from, 0, 2);
     consume_all(g);
     /* messages of several cells join it too, up to b cells, which publish it */
     from = atomic_load(&g->prod.head);
@@ -277,7 +280,7 @@ static void batches(void)
     CHECK_INT(put_msg(g, m++, LOOM_CELL_DATA + 1, 1), LOOM_PUT_BATCHED); /* 2 cells */
     check_batched(g, from, 3);
     CHECK_INT(put_msg(g, m++, LOOM_CELL_BYTES(b - 3), 1), LOOM_PUT_BATCHED);
-    check_published(g, from, first);
+    check_published(g, from, first, b - 1);
     consume_all(g);
     /* a message with no room in the batch publishes it and opens the next; one that fills a
      * batch by itself is published at once, as an unbatched one (its sender wakes the
@@ -288,7 +291,7 @@ static void batches(void)
     CHECK_INT(put_msg(g, m++, LOOM_CELL_BYTES(b - 1), 1), LOOM_PUT_BATCH_OPENED);
     check_batched(g, from + 2, b - 1); /* the first batch went out */
     CHECK_INT(put_msg(g, m++, LOOM_CELL_BYTES(b), 1), LOOM_PUT_PUBLISHED);
-    check_published(g, from, first);
+    check_published(g, from, first, 0);
     consume_all(g);
     /* closed by its size: the b-th message publishes the batch */
     for (int round = 0; round < 3; round++) {
@@ -298,7 +301,7 @@ static void batches(void)
             CHECK_INT(put_msg(g, m++, 24, 1), i == 0 ? LOOM_PUT_BATCH_OPENED : LOOM_PUT_BATCHED);
         check_batched(g, from, b - 1);
         CHECK_INT(put_msg(g, m++, 24, 1), LOOM_PUT_BATCHED);
-        check_published(g, from, first);
+        check_published(g, from, first, b - 1);
         consume_all(g);
     }
     /* closed by the sender's next call */
@@ -308,7 +311,7 @@ static void batches(void)
     CHECK_INT(put_msg(g, m++, 8, 1), LOOM_PUT_BATCHED);
     loom__batch_publish_mine();
     CHECK(loom__batch_ring == NULL);
-    check_published(g, from, first);
+    check_published(g, from, first, 1);
     consume_all(g);
     /* a full ring refuses a batched message and writes nothing; the batch survives */
     from = atomic_load(&g->prod.head);
@@ -326,7 +329,7 @@ static void batches(void)
     check_batched(g, from, b - 1);
     loom__unlock(&g->prod.lock);
     CHECK_INT(loom__batch_publish(g, 0), 1); /* the pull publishes it */
-    check_published(g, from, first);
+    check_published(g, from, first, b - 2);
     CHECK_INT(loom__batch_publish(g, 0), 0); /* nothing left */
     free(g);
 }
