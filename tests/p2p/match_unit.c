@@ -17,19 +17,11 @@
 #include "p2p/p2p.h"
 #include "p2p/request.h"
 #include "p2p/ring.h"
+#include "ring_check.h"
 
 enum { TAG = 5 };
 
 static struct loom_rank receiver; /* only its event is touched (a probe may wait on it) */
-
-static struct loom_ring *ring_new(void)
-{
-    size_t bytes = sizeof(struct loom_ring) + loom__ring_cells * sizeof(struct loom_cell);
-    struct loom_ring *g = aligned_alloc(64, bytes);
-    CHECK(g != NULL);
-    memset(g, 0, bytes);
-    return g;
-}
 
 /* A context of one rank whose queues are empty. */
 static struct loom_p2p_ctx *ctx_new(void)

@@ -25,18 +25,9 @@
 #include <string.h>
 #include "check.h"
 #include "p2p/ring.h"
+#include "ring_check.h"
 
 #define AROUND 16
-
-/* An empty ring of loom__ring_cells cells. */
-static struct loom_ring *ring_new(void)
-{
-    size_t bytes = sizeof(struct loom_ring) + loom__ring_cells * sizeof(struct loom_cell);
-    struct loom_ring *g = aligned_alloc(64, bytes);
-    CHECK(g != NULL);
-    memset(g, 0, bytes);
-    return g;
-}
 
 /* Put len bytes of msg (MPI_BYTE) into g, as the senders do (their cell count computed once). */
 static enum loom_put ring_put(struct loom_ring *g, struct loom_match *to, int source, int tag,
