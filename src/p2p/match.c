@@ -192,6 +192,17 @@ static void queue_eager(struct loom_match *m, struct loom_envelope *e)
         loom__event_notify(&m->rank->event); /* a probe may be waiting */
 }
 
+/* 1 if a receive that acquired a cell for m may take it without m's lock: no posted receive
+ * and no queued message, either of which would come before it. Queued messages from the
+ * cell's sender were counted before the cell was published (its release, the caller's
+ * acquire), so empty queues need no lock; a receive another thread posts meanwhile is
+ * concurrent with ours. Once checked, the cell stays ours: its sender cannot queue anything
+ * newer before the ring's consumer lock is free. */
+static inline int queues_empty(struct loom_match *m)
+{
+    return loom__load_relaxed(&m->nposted) == 0 && loom__load_relaxed(&m->nqueued) == 0;
+}
+
 static inline int wants(struct loom_request *want, struct loom_match *m, int source, int tag)
 {
     return want && &want->ctx->match[want->me] == m && matches(want->peer, want->tag, source, tag);
@@ -201,11 +212,8 @@ int loom__p2p_match_cell(struct loom_ring *g, uint32_t t, struct loom_request *w
 {
     const struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
     struct loom_match *m = c->to;
-    /* The receive being posted takes its cell without the queue lock when both queues are
-     * empty (a posted receive or a queued message would come first): the argument of
-     * loom__p2p_cell_claims, whose caller, like ours, acquired the cell. */
-    if (wants(want, m, c->source, c->tag) && loom__load_relaxed(&m->nposted) == 0 &&
-        loom__load_relaxed(&m->nqueued) == 0) {
+    /* The receive being posted takes its cell without the queue lock when it may */
+    if (wants(want, m, c->source, c->tag) && queues_empty(m)) {
         deliver_cell(want, g, t, 1);
         return 1;
     }
@@ -287,12 +295,9 @@ int loom__p2p_cell_claims(const struct loom_cell *c, struct loom_match *m, int s
 {
     if (c->to != m || !matches(source, tag, c->source, c->tag) || c->bytes > capacity)
         return 0;
-    /* Older posted receives and queued messages come first. Queued messages from our source
-     * were counted before the cell was published (acquired by the caller), so empty queues
-     * need no lock; a receive another thread posts meanwhile is concurrent with ours. Once
-     * checked, the cell stays ours: its sender cannot queue anything newer before the ring's
-     * consumer lock is free. */
-    if (loom__load_relaxed(&m->nposted) != 0 || loom__load_relaxed(&m->nqueued) != 0) {
+    /* Older posted receives and queued messages come first: with any, look under the lock
+     * whether one of them matches. */
+    if (!queues_empty(m)) {
         loom__lock(&m->lock);
         int first = m->posted == NULL && !find_unexpected(m, source, tag, 0);
         loom__unlock(&m->lock);
