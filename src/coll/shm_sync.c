@@ -24,9 +24,10 @@
  * or done that nobody waits for in this collective's roles is "quiet" (no notify).
  * Waits poll the flag a few times, then go through loom__wait_until on the member's own
  * event, so a waiting rank runs tasks (collaborative progress) and, past its spin and yield
- * budget, sleeps until notified: an oversubscribed node makes progress. Notifies: one seq-cst
- * fence, then a notify of each member's event that has a sleeper (loom__event_notify
- * re-fences, as its protocol wants). Comparisons are modulo 2^32 (a signed difference). */
+ * budget, sleeps until notified: an oversubscribed node makes progress. Notifies: a look at
+ * every member's sleepers, no fence (core/event.h: the sleeper's grace period covers the
+ * store buffer), and a notify of each member's event that has one. Comparisons are modulo
+ * 2^32 (a signed difference). */
 #include <stdlib.h>
 #include <string.h>
 #include "coll/alg.h"
@@ -72,9 +73,9 @@ static void wait_flag(struct loom_shm_call *k, _Atomic uint32_t *flag, uint32_t 
 /* Wake the members that sleep waiting for what the caller has just published. */
 static void notify_all(struct loom_shm_call *k)
 {
-    /* The fence pairs with the fence a waiter issues after announcing itself asleep (see
-     * core/event.h): either it sees our store, or we see it in `sleepers`. */
-    atomic_thread_fence(memory_order_seq_cst);
+    /* Either a waiter that announced itself asleep sees our store within its grace period,
+     * or we see it in `sleepers` (core/event.h): no fence. */
+    loom__notify_order();
     for (int r = 0; r < k->n; r++)
         if (r != k->me && loom__load_relaxed(&k->events[r]->sleepers))
             loom__event_notify(k->events[r]);

@@ -1,6 +1,7 @@
 /* core/event.c — the event count behind every blocking wait (see event.h for the protocol).
  * Spinning is bounded by LOOM_SPIN and LOOM_YIELD so that oversubscribed ranks (more ranks
  * than cores) hand their core over instead of burning it. */
+#include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
@@ -29,8 +30,22 @@ loom_wait_unblock_fn loom__wait_unblock;
  * also finds this), cleared by it after the wait. */
 static struct loom_event *_Atomic blocker;
 
-/* sleepers: the threads asleep now, this one included. */
-static void futex_wait(_Atomic uint32_t *word, uint32_t expected, int sleepers)
+/* The first bound of a sleep within a wait, and the last (event.h: late wake-ups). */
+#define SLEEP_BOUND_FIRST_NS 1000000L
+#define SLEEP_BOUND_LAST_NS 1000000000L
+
+_Atomic unsigned long loom__wait_late_wakes;
+
+static long elapsed_ns(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (t.tv_sec - t0->tv_sec) * 1000000000L + (t.tv_nsec - t0->tv_nsec);
+}
+
+/* sleepers: the threads asleep now, this one included; bound: this sleep's own bound. 1 if
+ * it ended by a bound (this one, or the network's when shorter). */
+static int futex_wait(_Atomic uint32_t *word, uint32_t expected, int sleepers, long bound)
 {
     /* Returns at once if *word != expected (a notify came in between), on wake-up, on a
      * signal or after the bound; the caller re-checks its condition in every case. The last
@@ -40,9 +55,12 @@ static void futex_wait(_Atomic uint32_t *word, uint32_t expected, int sleepers)
     long ns = loom__wait_sleep_last_ns && sleepers >= loom__wait_sleep_quorum
                   ? loom__wait_sleep_last_ns
                   : loom__wait_sleep_ns;
+    if (!ns || ns > bound)
+        ns = bound;
     struct timespec limit = {ns / 1000000000L, ns % 1000000000L};
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, ns ? &limit : NULL,
-            NULL, 0);
+    return syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, &limit, NULL,
+                   0) != 0 &&
+           errno == ETIMEDOUT;
 }
 
 static void futex_wake_all(_Atomic uint32_t *word)
@@ -68,12 +86,11 @@ static void wake_sleepers(struct loom_event *ev)
 
 void loom__event_notify(struct loom_event *ev)
 {
-    /* The fence pairs with the waiter's fence between its increment of `sleepers` and its
-     * last check of the condition: either that check sees what the notifier published
-     * before this fence, or this load sees the sleeper (C11 fence-fence rule). Without a
-     * sleeper there is nothing to do: a spinning waiter sees the condition by itself, so the
-     * common case costs a fence and a read of a line that waiters rarely write. */
-    atomic_thread_fence(memory_order_seq_cst);
+    /* Either this read sees the sleeper, or the waiter, which watches its condition for a
+     * grace period after announcing itself, sees what the caller published (event.h).
+     * Without a sleeper there is nothing to do: a spinning waiter sees the condition by
+     * itself, so the common case costs a read of a line that waiters rarely write. */
+    loom__notify_order();
     if (loom__load_relaxed(&ev->sleepers) != 0)
         wake_sleepers(ev);
 }
@@ -84,8 +101,8 @@ void loom__event_notify_after_rmw(struct loom_event *ev)
      * fence: if this load missed the waiter's increment, it comes before that increment in
      * the single order of seq_cst operations, which puts the waiter's fence after the
      * caller's write, and the waiter's check after its fence sees it (C11 7.17.3, as revised
-     * in C++20 [atomics.order]). On x86 the write was a locked instruction already, and the
-     * fence a second one. */
+     * in C++20 [atomics.order]). On x86 the write was a locked instruction, which empties
+     * the store buffer: no grace is relied on. */
     if (loom__load_seq_cst(&ev->sleepers) != 0)
         wake_sleepers(ev);
 }
@@ -133,10 +150,28 @@ static int yield_was_long(void)
     return 1;
 }
 
+/* The grace period of a waiter that has announced itself (event.h): watch cond for
+ * LOOM_WAIT_GRACE_NS. 1 as soon as cond holds. It polls without yielding: a yield can hand
+ * the core to a thread that keeps it for a whole scheduler slice (see yield_was_long), where
+ * a sleep is ended by the notify; a task test whose waiter slept beside two spinning threads
+ * took 2 ms a round when the grace yielded. */
+static int watch_grace(int (*cond)(void *arg), void *arg)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        if (cond(arg))
+            return 1;
+        loom__cpu_relax();
+    } while (elapsed_ns(&t0) < LOOM_WAIT_GRACE_NS);
+    return cond(arg);
+}
+
 void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
 {
     LOOM_TRACE_WAIT_SCOPE(); /* trace/stats: waiting (progress thread: idle) until return */
     unsigned spins = 0, yields = 0;
+    long bound = SLEEP_BOUND_FIRST_NS; /* this wait's next sleep's bound (event.h) */
     if (cond(arg))
         return;
     if (loom__wait_tend)
@@ -174,15 +209,26 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
         int blocks = loom__wait_block && loom__wait_sleep_quorum &&
                      asleep >= loom__wait_sleep_quorum &&
                      atomic_compare_exchange_strong(&blocker, &none, ev);
-        atomic_thread_fence(memory_order_seq_cst); /* pairs with the fence in notify */
+        /* For notifiers whose change was a seq_cst read-modify-write (notify_after_rmw), and
+         * for the task engine's and the blocker's readers. */
+        atomic_thread_fence(memory_order_seq_cst);
         /* A condition that holds here ends the wait: cond may consume what it found (a
          * matched probe takes its message), so it must not be asked again. */
-        int met = cond(arg);
+        int met = watch_grace(cond, arg);
         int work = met || !loom__wait_has_work ? LOOM_WORK_NONE : loom__wait_has_work();
         if (!met && work == LOOM_WORK_NONE &&
-            (!blocks || loom__wait_block(loom__wait_sleep_last_ns) != 0))
-            futex_wait(&ev->seq, seen, asleep);
-        else if (!met && work == LOOM_WORK_ELSEWHERE)
+            (!blocks || loom__wait_block(loom__wait_sleep_last_ns) != 0)) {
+            /* Ended by our bound (not the network's shorter one) with the condition true: a
+             * notify should have ended it, a late wake-up (event.h). The cond call consumed
+             * what it found: leave. */
+            if (futex_wait(&ev->seq, seen, asleep, bound) && !blocks && !loom__wait_sleep_ns &&
+                cond(arg)) {
+                atomic_fetch_add_explicit(&loom__wait_late_wakes, 1, memory_order_relaxed);
+                met = 1;
+            }
+            if (bound < SLEEP_BOUND_LAST_NS)
+                bound *= 2;
+        } else if (!met && work == LOOM_WORK_ELSEWHERE)
             sched_yield();
         if (blocks)
             atomic_store(&blocker, NULL);

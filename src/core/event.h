@@ -6,11 +6,20 @@
  * that waits gives its core away instead of spinning forever.
  *
  * Protocol (no lost wake-up): the waiter reads `seq`, announces itself in `sleepers`, issues a
- * seq-cst fence, checks its condition once more, then sleeps only while `seq` is unchanged.
- * Whoever makes a waiter's condition true first publishes that change, then calls
- * loom__event_notify(): a seq-cst fence, then, only if `sleepers` is nonzero, a bump of `seq`
- * and a futex wake. The two fences guarantee that either the waiter sees the condition or the
- * notifier sees the sleeper. */
+ * seq-cst fence, then watches its condition for a grace period (LOOM_WAIT_GRACE_NS) before it
+ * sleeps, and sleeps only while `seq` is unchanged. Whoever makes a waiter's condition true
+ * first publishes that change, then calls loom__event_notify(): a read of `sleepers` after
+ * the change in program order (loom__notify_order, a compiler barrier, no fence) and, only if
+ * it is nonzero, a bump of `seq` and a futex wake. Either the notifier sees the sleeper, or
+ * its read ran before the waiter's announcement was visible; the hardware may have let that
+ * read pass the notifier's own store, but only while the store sat in the notifier's store
+ * buffer, which empties within microseconds while its core runs (and at once when it stops:
+ * an interrupt or a VM exit drains it), so the store becomes visible within the grace period
+ * the waiter is still watching. A notify thus costs no fence, which on x86 waits for the
+ * store before it to reach the other core: a line transfer on every message and every step
+ * of a shm collective. As a last resort, should a store take longer than the grace, a sleep
+ * is bounded (1 ms, doubling to 1 s within a wait), so a wake-up can be late but never
+ * lost; such late wake-ups are counted (loom__wait_late_wakes). */
 #ifndef LOOM_CORE_EVENT_H
 #define LOOM_CORE_EVENT_H
 #include <stdatomic.h>
@@ -27,8 +36,23 @@ void loom__event_init(struct loom_event *ev);
 /* Wake every thread waiting on ev. Any thread may call it, at any time. */
 void loom__event_notify(struct loom_event *ev);
 /* loom__event_notify for a notifier whose change of the waiters' condition was a seq_cst
- * read-modify-write (made before this call): no fence needed (event.c says why). */
+ * read-modify-write (made before this call): it needs no grace (event.c says why). */
 void loom__event_notify_after_rmw(struct loom_event *ev);
+/* What a notifier that reads `sleepers` itself (a batch's sender, the task engine, the shm
+ * collectives) puts between its change and that read: keeps them in program order; the
+ * waiter's grace period does the rest (see the protocol above). */
+static inline void loom__notify_order(void)
+{
+    atomic_signal_fence(memory_order_seq_cst);
+}
+/* How long a waiter that has announced itself watches its condition before it sleeps: the
+ * longest a store may wait in a running core's store buffer. A buffer holds 50 - 100 stores,
+ * each waiting for at most one line transfer (0.1 - 0.3 us within a node), so 10 us; twice
+ * that. A correctness margin taken from the hardware's structure, not a tuned constant. */
+#define LOOM_WAIT_GRACE_NS 20000L
+/* Sleeps that reached their bound and found the condition true: wake-ups that came late
+ * (none expected; relaxed, for tests and statistics). */
+extern _Atomic unsigned long loom__wait_late_wakes;
 
 /* A hook run on each poll of a wait (the task engine runs tasks from it); NULL for none.
  * Returns nonzero if it did some work (the wait then starts its spin phase again). */

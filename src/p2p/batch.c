@@ -56,9 +56,9 @@ void loom__batch_opened(struct loom_ring *g, int from, int dest, size_t bytes)
 {
     LOOM_STATS_SENT(&loom__job.ranks[from], bytes); /* LOOM_STATS */
     struct loom_event *ev = &loom__job.ranks[dest].event;
-    /* Pairs with the fence of a waiter between its count in sleepers and its last pull
-     * (loom__inbox_pending): either that pull sees this batch, or we see the sleeper. */
-    atomic_thread_fence(memory_order_seq_cst);
+    /* Either a waiter that counted itself in sleepers sees this batch in the pulls of its
+     * grace period (loom__inbox_pending), or we see the sleeper (core/event.h): no fence. */
+    loom__notify_order();
     if (loom__load_relaxed(&ev->sleepers) != 0) {
         loom__batch_publish(g, 1);
         loom__event_notify(ev);

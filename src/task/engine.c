@@ -176,8 +176,9 @@ static int on_chain(const struct loom_task_queue *q, int home, int target)
 
 /* Wake the sleeping workers that may run a task of queue qi: those whose chain holds it, and
  * for a stealable task every stealing worker. The caller has made the task visible and then
- * issued a seq_cst fence, which pairs with the sleeper's fence in loom__wait_until, after
- * which the sleeper re-checks loom__task_work_visible(). */
+ * kept that store before its read of the sleepers in program order; a sleeper in
+ * loom__wait_until re-checks loom__task_work_visible() after its grace period
+ * (core/event.h). */
 static void wake(int qi, int strict)
 {
     struct loom_task_engine *e = &loom__task_engine;
@@ -208,9 +209,10 @@ void loom__task_tending(int on)
     w->kept = 0;
     loom__store_relaxed(&e->id_tending[w->id].on, 0);
     /* Stealers may have gone to sleep leaving our queue to us: now that we leave, wake them
-     * if tasks remain. The fence orders our store before the reads below, against the
-     * sleeper's announce-fence-recheck, so one of us sees the other. */
-    atomic_thread_fence(memory_order_seq_cst);
+     * if tasks remain. Our store comes before the reads below; a sleeper watches for work
+     * for a grace period after announcing itself, so one of us sees the other
+     * (core/event.h). */
+    loom__notify_order();
     if (loom__load_relaxed(&e->q[w->home].open))
         wake(w->home, 0);
 }
@@ -233,6 +235,6 @@ void loom__task_publish(struct loom_task_queue *q, struct loom_task *t)
      * what the wake-up needs first, and never touch t afterwards. */
     int qi = (int)(q - loom__task_engine.q), strict = t->strict;
     loom__task_enqueue(q, t);
-    atomic_thread_fence(memory_order_seq_cst); /* see wake() */
+    loom__notify_order(); /* see wake() */
     wake(qi, strict);
 }

@@ -1,0 +1,94 @@
+/* The wake-up protocol without a notifier fence (core/event.h): a notifier stores the
+ * condition and reads `sleepers` with no fence between them, so the hardware may let the
+ * read pass the store; the waiter's grace period after it announces itself must still see
+ * the store, so that no sleep waits for its bound. Each round, the two threads meet at a
+ * spinning barrier, then the waiter enters a wait that goes to its sleep step at once
+ * (LOOM_SPIN and LOOM_YIELD 0) while the notifier, after a delay that moves from round to
+ * round across the waiter's announcement, publishes the round and notifies. A wake-up that a
+ * notify missed ends by the sleep's bound and is counted in loom__wait_late_wakes: there must
+ * be none.
+ *
+ * The test can fail: with LOOM_WAIT_GRACE_NS 0 it counts late wake-ups on x86 (the store
+ * buffering that the grace covers), each one a sleep of a millisecond. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "core/event.h"
+
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define ROUNDS 3000
+#else
+#define ROUNDS 30000
+#endif
+
+static struct loom_event ev;
+static _Atomic unsigned flag __attribute__((aligned(64)));
+static _Atomic unsigned arrived __attribute__((aligned(64)));
+/* Lines the waiter reads each round and the notifier then writes before the condition: each
+ * store needs the line back from the waiter's cache, so the condition's store waits behind
+ * them in the notifier's store buffer while its read of `sleepers` goes ahead. */
+#define NOISE 48
+static struct {
+    _Atomic unsigned v __attribute__((aligned(64)));
+} noise[NOISE];
+
+static void meet(unsigned round)
+{
+    atomic_fetch_add(&arrived, 1);
+    while (atomic_load_explicit(&arrived, memory_order_acquire) < 2 * round + 2)
+        ;
+}
+
+struct want {
+    unsigned round;
+};
+
+static int reached(void *arg)
+{
+    const struct want *w = arg;
+    return atomic_load_explicit(&flag, memory_order_acquire) >= w->round;
+}
+
+static void *waiter(void *unused)
+{
+    (void)unused;
+    for (unsigned r = 0; r < ROUNDS; r++) {
+        meet(r);
+        unsigned sum = 0;
+        for (int i = 0; i < NOISE; i++)
+            sum += atomic_load_explicit(&noise[i].v, memory_order_relaxed);
+        struct want w = {r + 1 + (sum & 0)};
+        loom__wait_until(&ev, reached, &w);
+    }
+    return NULL;
+}
+
+int main(void)
+{
+    loom__event_init(&ev);
+    loom__wait_spin = 0;
+    loom__wait_yield = 0;
+    pthread_t t;
+    if (pthread_create(&t, NULL, waiter, NULL) != 0) {
+        fprintf(stderr, "wake_race: pthread_create failed\n");
+        return 1;
+    }
+    for (unsigned r = 0; r < ROUNDS; r++) {
+        meet(r);
+        for (volatile unsigned d = 0; d < r % 97 * 8; d++) /* 0 to a microsecond or so */
+            ;
+        for (int i = 0; i < NOISE; i++)
+            atomic_store_explicit(&noise[i].v, r, memory_order_relaxed);
+        atomic_store_explicit(&flag, r + 1, memory_order_release);
+        loom__event_notify(&ev);
+    }
+    pthread_join(t, NULL);
+    unsigned long late = atomic_load(&loom__wait_late_wakes);
+    printf("wake_race: %d rounds, %lu late wake-ups\n", ROUNDS, late);
+    if (late != 0) {
+        fprintf(stderr, "wake_race: %lu sleeps ended by their bound, not by a notify\n", late);
+        return 1;
+    }
+    return 0;
+}
