@@ -73,8 +73,8 @@ static void wait_flag(struct loom_shm_call *k, _Atomic uint32_t *flag, uint32_t 
 /* Wake the members that sleep waiting for what the caller has just published. */
 static void notify_all(struct loom_shm_call *k)
 {
-    /* Either a waiter that announced itself asleep sees our store within its grace period,
-     * or we see it in `sleepers` (core/event.h): no fence. */
+    /* Either a waiter that announced itself asleep sees our store when its grace period
+     * ends, or we see it in `sleepers` (core/event.h): no fence. */
     loom__notify_order();
     for (int r = 0; r < k->n; r++)
         if (r != k->me && loom__load_relaxed(&k->events[r]->sleepers))

@@ -56,8 +56,7 @@
     X(SPIN, INT, START, task, "200", "0-1000000000", NULL,                                         \
       "polls a waiting thread makes before it yields (unset and more ranks than cores: 16)")       \
     X(YIELD, INT, START, task, "20", "0-1000000000", NULL,                                         \
-      "yields a waiting thread makes before it sleeps on a futex, after a 20 us grace in which "   \
-      "it watches once more (unset and more ranks than "                                           \
+      "yields a waiting thread makes before it sleeps on a futex (unset and more ranks than "      \
       "cores: 1000); with no more ranks than cores, a yield that lets another thread keep the "    \
       "core for over 0.1 ms ends them, and the thread's next 64 waits sleep without yielding")     \
     X(EAGER_MAX, SIZE, START, p2p, "16K", "0-1G", NULL,                                            \

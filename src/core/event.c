@@ -36,13 +36,6 @@ static struct loom_event *_Atomic blocker;
 
 _Atomic unsigned long loom__wait_late_wakes;
 
-static long elapsed_ns(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (t.tv_sec - t0->tv_sec) * 1000000000L + (t.tv_nsec - t0->tv_nsec);
-}
-
 /* sleepers: the threads asleep now, this one included; bound: this sleep's own bound. 1 if
  * it ended by a bound (this one, or the network's when shorter). */
 static int futex_wait(_Atomic uint32_t *word, uint32_t expected, int sleepers, long bound)
@@ -150,23 +143,6 @@ static int yield_was_long(void)
     return 1;
 }
 
-/* The grace period of a waiter that has announced itself (event.h): watch cond for
- * LOOM_WAIT_GRACE_NS. 1 as soon as cond holds. It polls without yielding: a yield can hand
- * the core to a thread that keeps it for a whole scheduler slice (see yield_was_long), where
- * a sleep is ended by the notify; a task test whose waiter slept beside two spinning threads
- * took 2 ms a round when the grace yielded. */
-static int watch_grace(int (*cond)(void *arg), void *arg)
-{
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    do {
-        if (cond(arg))
-            return 1;
-        loom__cpu_relax();
-    } while (elapsed_ns(&t0) < LOOM_WAIT_GRACE_NS);
-    return cond(arg);
-}
-
 void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
 {
     LOOM_TRACE_WAIT_SCOPE(); /* trace/stats: waiting (progress thread: idle) until return */
@@ -214,21 +190,30 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
         atomic_thread_fence(memory_order_seq_cst);
         /* A condition that holds here ends the wait: cond may consume what it found (a
          * matched probe takes its message), so it must not be asked again. */
-        int met = watch_grace(cond, arg);
+        int met = cond(arg);
         int work = met || !loom__wait_has_work ? LOOM_WORK_NONE : loom__wait_has_work();
-        if (!met && work == LOOM_WORK_NONE &&
-            (!blocks || loom__wait_block(loom__wait_sleep_last_ns) != 0)) {
-            /* Ended by our bound (not the network's shorter one) with the condition true: a
-             * notify should have ended it, a late wake-up (event.h). The cond call consumed
-             * what it found: leave. */
-            if (futex_wait(&ev->seq, seen, asleep, bound) && !blocks && !loom__wait_sleep_ns &&
-                cond(arg)) {
-                atomic_fetch_add_explicit(&loom__wait_late_wakes, 1, memory_order_relaxed);
-                met = 1;
+        /* The grace period (event.h): a first sleep of at most LOOM_WAIT_GRACE_NS, which a
+         * notifier that saw us ends earlier; then the condition and the work once more, which
+         * see the change of a notifier that missed us. */
+        if (!met && work == LOOM_WORK_NONE && futex_wait(&ev->seq, seen, asleep,
+                                                        LOOM_WAIT_GRACE_NS)) {
+            met = cond(arg);
+            work = met || !loom__wait_has_work ? LOOM_WORK_NONE : loom__wait_has_work();
+            if (!met && work == LOOM_WORK_NONE &&
+                (!blocks || loom__wait_block(loom__wait_sleep_last_ns) != 0)) {
+                /* Ended by our bound (not the network's shorter one) with the condition
+                 * true: a notify should have ended it, a late wake-up (event.h). The cond
+                 * call consumed what it found: leave. */
+                if (futex_wait(&ev->seq, seen, asleep, bound) && !blocks &&
+                    !loom__wait_sleep_ns && cond(arg)) {
+                    atomic_fetch_add_explicit(&loom__wait_late_wakes, 1, memory_order_relaxed);
+                    met = 1;
+                }
+                if (bound < SLEEP_BOUND_LAST_NS)
+                    bound *= 2;
             }
-            if (bound < SLEEP_BOUND_LAST_NS)
-                bound *= 2;
-        } else if (!met && work == LOOM_WORK_ELSEWHERE)
+        }
+        if (!met && work == LOOM_WORK_ELSEWHERE)
             sched_yield();
         if (blocks)
             atomic_store(&blocker, NULL);

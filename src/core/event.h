@@ -6,16 +6,17 @@
  * that waits gives its core away instead of spinning forever.
  *
  * Protocol (no lost wake-up): the waiter reads `seq`, announces itself in `sleepers`, issues a
- * seq-cst fence, then watches its condition for a grace period (LOOM_WAIT_GRACE_NS) before it
- * sleeps, and sleeps only while `seq` is unchanged. Whoever makes a waiter's condition true
+ * seq-cst fence, checks its condition once more, then sleeps only while `seq` is unchanged:
+ * first for at most a grace period (LOOM_WAIT_GRACE_NS), after which it checks again before it
+ * sleeps for longer. Whoever makes a waiter's condition true
  * first publishes that change, then calls loom__event_notify(): a read of `sleepers` after
  * the change in program order (loom__notify_order, a compiler barrier, no fence) and, only if
  * it is nonzero, a bump of `seq` and a futex wake. Either the notifier sees the sleeper, or
  * its read ran before the waiter's announcement was visible; the hardware may have let that
  * read pass the notifier's own store, but only while the store sat in the notifier's store
  * buffer, which empties within microseconds while its core runs (and at once when it stops:
- * an interrupt or a VM exit drains it), so the store becomes visible within the grace period
- * the waiter is still watching. A notify thus costs no fence, which on x86 waits for the
+ * an interrupt or a VM exit drains it), so the store is visible by the end of the grace
+ * period, and the waiter's second check sees it. A notify thus costs no fence, which on x86 waits for the
  * store before it to reach the other core: a line transfer on every message and every step
  * of a shm collective. As a last resort, should a store take longer than the grace, a sleep
  * is bounded (1 ms, doubling to 1 s within a wait), so a wake-up can be late but never
@@ -45,8 +46,9 @@ static inline void loom__notify_order(void)
 {
     atomic_signal_fence(memory_order_seq_cst);
 }
-/* How long a waiter that has announced itself watches its condition before it sleeps: the
- * longest a store may wait in a running core's store buffer. A buffer holds 56 - 114 stores on
+/* The grace period: the first sleep of a waiter that has announced itself lasts at most this
+ * long before it checks its condition again; the longest a store may wait in a running core's
+ * store buffer. A buffer holds 56 - 114 stores on
  * recent x86 cores and they leave it in order; if each waited in turn for a line that another
  * core holds (0.1 - 0.3 us a transfer within a node), the last would wait 6 - 34 us, but the
  * core asks for the lines of queued stores ahead of time, and in practice a store waits a

@@ -56,8 +56,9 @@ void loom__batch_opened(struct loom_ring *g, int from, int dest, size_t bytes)
 {
     LOOM_STATS_SENT(&loom__job.ranks[from], bytes); /* LOOM_STATS */
     struct loom_event *ev = &loom__job.ranks[dest].event;
-    /* Either a waiter that counted itself in sleepers sees this batch in the pulls of its
-     * grace period (loom__inbox_pending), or we see the sleeper (core/event.h): no fence. */
+    /* Either a waiter that counted itself in sleepers sees this batch in the pull it makes
+     * after its grace period (loom__inbox_pending), or we see the sleeper (core/event.h): no
+     * fence. */
     loom__notify_order();
     if (loom__load_relaxed(&ev->sleepers) != 0) {
         loom__batch_publish(g, 1);

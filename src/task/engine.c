@@ -209,9 +209,9 @@ void loom__task_tending(int on)
     w->kept = 0;
     loom__store_relaxed(&e->id_tending[w->id].on, 0);
     /* Stealers may have gone to sleep leaving our queue to us: now that we leave, wake them
-     * if tasks remain. Our store comes before the reads below; a sleeper watches for work
-     * for a grace period after announcing itself, so one of us sees the other
-     * (core/event.h). */
+     * if tasks remain. Our store comes before the reads below; a sleeper looks for work
+     * again after the grace period that follows its announcement, so one of us sees the
+     * other (core/event.h). */
     loom__notify_order();
     if (loom__load_relaxed(&e->q[w->home].open))
         wake(w->home, 0);
