@@ -7,20 +7,20 @@
  *
  * Protocol (no lost wake-up): the waiter reads `seq`, announces itself in `sleepers`, issues a
  * seq-cst fence, checks its condition once more, then sleeps only while `seq` is unchanged:
- * first for at most a grace period (LOOM_WAIT_GRACE_NS), after which it checks again before it
- * sleeps for longer. Whoever makes a waiter's condition true
- * first publishes that change, then calls loom__event_notify(): a read of `sleepers` after
- * the change in program order (loom__notify_order, a compiler barrier, no fence) and, only if
- * it is nonzero, a bump of `seq` and a futex wake. Either the notifier sees the sleeper, or
- * its read ran before the waiter's announcement was visible; the hardware may have let that
- * read pass the notifier's own store, but only while the store sat in the notifier's store
- * buffer, which empties within microseconds while its core runs (and at once when it stops:
- * an interrupt or a VM exit drains it), so the store is visible by the end of the grace
- * period, and the waiter's second check sees it. A notify thus costs no fence, which on x86 waits for the
- * store before it to reach the other core: a line transfer on every message and every step
- * of a shm collective. As a last resort, should a store take longer than the grace, a sleep
- * is bounded (1 ms, doubling to 1 s within a wait), so a wake-up can be late but never
- * lost; such late wake-ups are counted (loom__wait_late_wakes). */
+ * first for at most a grace period (LOOM_WAIT_GRACE_NS), after which it checks again before
+ * it sleeps for longer. Whoever makes a waiter's condition true first publishes that change,
+ * then calls loom__event_notify(): a read of `sleepers` after the change in program order
+ * (loom__notify_order, a compiler barrier, no fence) and, only if it is nonzero, a bump of
+ * `seq` and a futex wake. Either the notifier sees the sleeper, or its read ran before the
+ * waiter's announcement was visible; the hardware may have let that read pass the notifier's
+ * own store, but only while the store sat in the notifier's store buffer, which empties
+ * within microseconds while its core runs (and at once when it stops: an interrupt or a VM
+ * exit drains it), so the store is visible by the end of the grace period, and the waiter's
+ * second check sees it. A notify thus costs no fence, which on x86 waits for the store before
+ * it to reach the other core: a line transfer on every message and every step of a shm
+ * collective. As a last resort, should a store take longer than the grace, a longer sleep is
+ * bounded (1 ms, doubling to 1 s within a wait), so a wake-up can be late but never lost;
+ * such late wake-ups are counted (loom__wait_late_wakes). */
 #ifndef LOOM_CORE_EVENT_H
 #define LOOM_CORE_EVENT_H
 #include <stdatomic.h>
