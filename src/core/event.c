@@ -79,8 +79,9 @@ static void wake_sleepers(struct loom_event *ev)
 
 void loom__event_notify(struct loom_event *ev)
 {
-    /* Either this read sees the sleeper, or the waiter, which watches its condition for a
-     * grace period after announcing itself, sees what the caller published (event.h).
+    /* Either this read sees the sleeper, or the waiter, which checks its condition again at
+     * the end of the grace period that follows its announcement, sees what the caller
+     * published (event.h).
      * Without a sleeper there is nothing to do: a spinning waiter sees the condition by
      * itself, so the common case costs a read of a line that waiters rarely write. */
     loom__notify_order();
