@@ -81,9 +81,9 @@ void loom__event_notify(struct loom_event *ev)
 {
     /* Either this read sees the sleeper, or the waiter, which checks its condition again at
      * the end of the grace period that follows its announcement, sees what the caller
-     * published (event.h).
-     * Without a sleeper there is nothing to do: a spinning waiter sees the condition by
-     * itself, so the common case costs a read of a line that waiters rarely write. */
+     * published (event.h). Without a sleeper there is nothing to do: a spinning waiter sees
+     * the condition by itself, so the common case costs a read of a line that waiters rarely
+     * write. */
     loom__notify_order();
     if (loom__load_relaxed(&ev->sleepers) != 0)
         wake_sleepers(ev);
@@ -144,6 +144,12 @@ static int yield_was_long(void)
     return 1;
 }
 
+/* The work hook's answer for a waiter whose condition did not hold (met = 0). */
+static int work_for(int met)
+{
+    return met || !loom__wait_has_work ? LOOM_WORK_NONE : loom__wait_has_work();
+}
+
 void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
 {
     LOOM_TRACE_WAIT_SCOPE(); /* trace/stats: waiting (progress thread: idle) until return */
@@ -192,14 +198,14 @@ void loom__wait_until(struct loom_event *ev, int (*cond)(void *arg), void *arg)
         /* A condition that holds here ends the wait: cond may consume what it found (a
          * matched probe takes its message), so it must not be asked again. */
         int met = cond(arg);
-        int work = met || !loom__wait_has_work ? LOOM_WORK_NONE : loom__wait_has_work();
+        int work = work_for(met);
         /* The grace period (event.h): a first sleep of at most LOOM_WAIT_GRACE_NS, which a
          * notifier that saw us ends earlier; then the condition and the work once more, which
          * see the change of a notifier that missed us. */
         if (!met && work == LOOM_WORK_NONE && futex_wait(&ev->seq, seen, asleep,
                                                         LOOM_WAIT_GRACE_NS)) {
             met = cond(arg);
-            work = met || !loom__wait_has_work ? LOOM_WORK_NONE : loom__wait_has_work();
+            work = work_for(met);
             if (!met && work == LOOM_WORK_NONE &&
                 (!blocks || loom__wait_block(loom__wait_sleep_last_ns) != 0)) {
                 /* Ended by our bound (not the network's shorter one) with the condition

@@ -48,13 +48,12 @@ static inline void loom__notify_order(void)
 }
 /* The grace period: the first sleep of a waiter that has announced itself lasts at most this
  * long before it checks its condition again; the longest a store may wait in a running core's
- * store buffer. A buffer holds 56 - 114 stores on
- * recent x86 cores and they leave it in order; if each waited in turn for a line that another
- * core holds (0.1 - 0.3 us a transfer within a node), the last would wait 6 - 34 us, but the
- * core asks for the lines of queued stores ahead of time, and in practice a store waits a
- * fraction of a microsecond. 20 us covers all but that theoretical worst case, which the
- * bounded sleep covers. A margin taken from the hardware's structure, not a constant tuned on
- * one machine. */
+ * store buffer. A buffer holds 56 - 114 stores on recent x86 cores and they leave it in
+ * order; if each waited in turn for a line that another core holds (0.1 - 0.3 us a transfer
+ * within a node), the last would wait 6 - 34 us, but the core asks for the lines of queued
+ * stores ahead of time, and in practice a store waits a fraction of a microsecond. 20 us
+ * covers all but that theoretical worst case, which the bounded sleep covers. A margin taken
+ * from the hardware's structure, not a constant tuned on one machine. */
 #define LOOM_WAIT_GRACE_NS 20000L
 /* Sleeps that reached their bound and found the condition true: wake-ups that came late
  * (none expected; relaxed, for tests and statistics). */

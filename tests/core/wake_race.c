@@ -2,8 +2,7 @@
  * condition and reads `sleepers` with no fence between them, so the hardware may let the
  * read pass the store; the waiter's check at the end of its grace period (its first, short
  * sleep after it announces itself) must still see the store, so that no longer sleep waits
- * for its bound. Each round, the two threads meet at a
- * spinning barrier, then the waiter enters a wait that goes to its sleep step at once
+ * for its bound. Each round, the two threads meet at a spinning barrier, then the waiter enters a wait that goes to its sleep step at once
  * (LOOM_SPIN and LOOM_YIELD 0) while the notifier, after a delay that moves from round to
  * round across the waiter's announcement, publishes the round and notifies. A wake-up that a
  * notify missed ends by the sleep's bound and is counted in loom__wait_late_wakes: there must
@@ -57,10 +56,9 @@ static void *waiter(void *unused)
     (void)unused;
     for (unsigned r = 0; r < ROUNDS; r++) {
         meet(r);
-        unsigned sum = 0;
-        for (int i = 0; i < NOISE; i++)
-            sum += atomic_load_explicit(&noise[i].v, memory_order_relaxed);
-        struct want w = {r + 1 + (sum & 0)};
+        for (int i = 0; i < NOISE; i++) /* brings the lines into this core's cache */
+            (void)atomic_load_explicit(&noise[i].v, memory_order_relaxed);
+        struct want w = {r + 1};
         loom__wait_until(&ev, reached, &w);
     }
     return NULL;
