@@ -1,13 +1,14 @@
 /* coll/shm_root.c — the rooted shm collectives: bcast, reduce, gather(v), scatter(v).
  * The steps (begin, wait for a member's publication, done, wait for done) and why they are
  * safe are in shm_sync.c. Who touches whose buffers:
- *   bcast    every non-root reads the root's buffer; the root waits for every done. Up to
- *            LOOM_SHM_INLINE bytes, the root packs the data into its entry instead and
- *            returns at once; the readers unpack it from there (shm.h, `in`).
- *   gather   every member writes its block into the root's rbuf; the root waits for every
- *            done (and collects truncation reports). A non-root's block of up to
- *            LOOM_SHM_INLINE bytes goes through its entry instead: it returns at once and the
- *            root copies the block from there.
+ *   bcast    every non-root reads the root's buffer (found through the root's view, shm.h);
+ *            the root waits for every done. Up to LOOM_SHM_INLINE bytes, the root packs the
+ *            data into its entry instead and returns at once; the readers unpack it from
+ *            there (shm.h, `in`).
+ *   gather   every member writes its block into the root's rbuf (its view, or for gatherv
+ *            its arguments); the root waits for every done (and collects truncation
+ *            reports). A non-root's block of up to LOOM_SHM_INLINE bytes goes through its
+ *            entry instead: it returns at once and the root copies the block from there.
  *   scatter  every non-root reads its block of the root's sbuf; the root waits likewise. Up
  *            to LOOM_SHM_INLINE bytes in all, MPI_Scatter's root packs every block into its
  *            entry and returns at once; the non-roots copy their block from there.
@@ -37,7 +38,8 @@ void loom__shm_bcast_publish(struct loom_shm_call *k, struct loom_comm *c,
         loom__shm_publish(k, a, NULL, 1); /* only the root is read */
         return;
     }
-    loom__shm_inline_put(k, a->rbuf, a->rcount, a->rtype, LOOM_SHM_INLINE);
+    if (!loom__shm_inline_put(k, a->rbuf, a->rcount, a->rtype, LOOM_SHM_INLINE))
+        loom__shm_set_view(k, a->rbuf, a->rcount, a->rtype, 1);
     loom__shm_publish(k, a, NULL, 0); /* release: orders the inline buffer before pub */
 }
 
@@ -46,9 +48,8 @@ void loom__shm_bcast(struct loom_shm_call *k, const struct loom_coll_args *a)
     int root = a->root;
     if (k->me != root) {
         if (!loom__shm_inline_get(k, root, a->rbuf, a->rcount, a->rtype)) {
-            const struct loom_coll_args *ra = loom__shm_args(k, root);
-            loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, ra->rbuf, ra->rcount, ra->rtype,
-                           0);
+            const struct loom_shm_view *v = loom__shm_view(k, root);
+            loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, v->buf, v->count, v->type, 0);
         }
         loom__shm_done(k);
         return;
@@ -136,6 +137,8 @@ void loom__shm_gather_publish(struct loom_shm_call *k, struct loom_comm *c,
     /* a non-root's small block goes inline: then the root reads it and waits for our pub */
     int in = k->me != a->root &&
              loom__shm_inline_put(k, a->sbuf, a->scount, a->stype, LOOM_SHM_INLINE);
+    if (k->me == a->root)
+        loom__shm_set_view(k, a->rbuf, a->rcount, a->rtype, a->rcounts == NULL);
     loom__shm_publish(k, a, NULL, k->me != a->root && !in);
 }
 
@@ -147,12 +150,18 @@ void loom__shm_gather(struct loom_shm_call *k, const struct loom_coll_args *a)
             loom__shm_done_quiet(k);
             return;
         }
-        const struct loom_coll_args *ra = loom__shm_args(k, root);
-        /* the root's arguments say which form: its counts and displacements, or one count */
-        size_t dcount = loom__coll_count(ra, LOOM_COLL_RECV, me);
-        size_t displ = (size_t)loom__coll_displ(ra, LOOM_COLL_RECV, me);
-        void *dst = loom__elem(ra->rbuf, displ, ra->rtype);
-        loom__shm_copy(k, dst, dcount, ra->rtype, a->sbuf, a->scount, a->stype, 1);
+        /* the root says which form: one count (its view), or counts and displacements */
+        const struct loom_shm_view *v = loom__shm_view(k, root);
+        if (v) {
+            void *dst = loom__elem(v->buf, (size_t)me * v->count, v->type);
+            loom__shm_copy(k, dst, v->count, v->type, a->sbuf, a->scount, a->stype, 1);
+        } else {
+            const struct loom_coll_args *ra = loom__shm_args(k, root);
+            size_t dcount = loom__coll_count(ra, LOOM_COLL_RECV, me);
+            size_t displ = (size_t)loom__coll_displ(ra, LOOM_COLL_RECV, me);
+            void *dst = loom__elem(ra->rbuf, displ, ra->rtype);
+            loom__shm_copy(k, dst, dcount, ra->rtype, a->sbuf, a->scount, a->stype, 1);
+        }
         loom__shm_done(k);
         return;
     }
@@ -193,9 +202,10 @@ void loom__shm_scatter_publish(struct loom_shm_call *k, struct loom_comm *c,
         return;
     }
     /* MPI_Scatter's blocks are of one size: small, they all go inline, in rank order */
-    if (kind == LOOM_COLL_SCATTER)
-        loom__shm_inline_put(k, a->sbuf, (size_t)k->n * (size_t)a->scount, a->stype,
-                             LOOM_SHM_INLINE);
+    if (kind != LOOM_COLL_SCATTER ||
+        !loom__shm_inline_put(k, a->sbuf, (size_t)k->n * (size_t)a->scount, a->stype,
+                              LOOM_SHM_INLINE))
+        loom__shm_set_view(k, a->sbuf, a->scount, a->stype, kind == LOOM_COLL_SCATTER);
     loom__shm_publish(k, a, NULL, 0);
 }
 
@@ -204,11 +214,15 @@ void loom__shm_scatter(struct loom_shm_call *k, const struct loom_coll_args *a)
     int root = a->root, me = k->me;
     if (me != root) {
         size_t bytes;
+        const struct loom_shm_view *v;
         const char *stream = loom__shm_inline_stream(k, root, &bytes);
         if (stream) { /* our block follows those of 0..me-1; the root may have returned */
             size_t blk = bytes / (size_t)k->n;
             loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, stream + (size_t)me * blk, blk,
                            MPI_BYTE, 0);
+        } else if ((v = loom__shm_view(k, root)) != NULL) {
+            const void *src = loom__elem(v->buf, (size_t)me * v->count, v->type);
+            loom__shm_copy(k, a->rbuf, a->rcount, a->rtype, src, v->count, v->type, 0);
         } else {
             const struct loom_coll_args *ra = loom__shm_args(k, root);
             size_t scount = loom__coll_count(ra, LOOM_COLL_SEND, me);

@@ -35,6 +35,7 @@
 #include "comm/comm.h"
 #include "core/atomic.h"
 #include "core/error.h"
+#include "core/prefetch.h"
 #include "core/rank.h"
 
 /* Plain polls of a flag before the full wait (whose polls also run the task keypoint); no
@@ -121,6 +122,30 @@ const struct loom_coll_args *loom__shm_args(struct loom_shm_call *k, int r)
 {
     loom__shm_wait_pub(k, r, 0);
     return k->m->e[r].args;
+}
+
+void loom__shm_set_view(struct loom_shm_call *k, const void *buf, size_t count,
+                        struct loom_datatype *type, int plain)
+{
+    /* a second-line field: each part written only when it changes (shm.h) */
+    struct loom_shm_view *v = &k->m->e[k->me].view;
+    if (v->plain != plain)
+        v->plain = plain;
+    if (!plain)
+        return;
+    if (v->buf != buf)
+        v->buf = buf;
+    if (v->count != count)
+        v->count = count;
+    if (v->type != type)
+        v->type = type;
+}
+
+const struct loom_shm_view *loom__shm_view(struct loom_shm_call *k, int r)
+{
+    loom__shm_wait_pub(k, r, 0);
+    const struct loom_shm_view *v = &k->m->e[r].view; /* after the acquire of pub */
+    return v->plain ? v : NULL;
 }
 
 const void *loom__shm_data(struct loom_shm_call *k, int r)
@@ -233,6 +258,8 @@ static int inline_put(struct loom_shm_call *k, const void *buf, size_t count,
         return 0;
     }
     unsigned char *to = tiny ? e->tiny[i] : e->in[i].data;
+    if (!tiny) /* its readers hold these lines since collective seq - 4 (core/prefetch.h) */
+        loom__prefetch_range_for_write(to, bytes);
     if (bytes)
         loom__dt_pack(to, buf, type, count, 0, bytes);
     if (tiny) {

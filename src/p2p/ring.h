@@ -13,6 +13,7 @@
 #include <string.h>
 #include "core/atomic.h"
 #include "core/lock.h"
+#include "core/prefetch.h"
 #include "core/rank.h"
 #include "dt/dt.h"
 #include "core/stats.h"
@@ -175,17 +176,6 @@ static inline void loom__cell_unpack(struct loom_ring *g, uint32_t t, size_t byt
         loom__cell_gather(g, t, bytes, n, flat);
         loom__dt_unpack(buf, type, count, flat, 0, n);
     }
-}
-
-/* Ask for a line in the state that lets this core write it (a plain prefetch would fetch it
- * shared, and the store would still have to take it from the core that read it last). */
-static inline void loom__prefetch_for_write(const void *p)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
-#else
-    __builtin_prefetch(p, 1);
-#endif
 }
 
 /* What loom__ring_try_put did. */
