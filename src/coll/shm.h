@@ -138,6 +138,7 @@ struct loom_shm_call {
     struct loom_rank *self;
     int me, n;
     uint32_t seq;               /* this collective's number; seq + 1 names its middle phase */
+    uint32_t *done_seen;        /* the handle's shm_done_seen (comm/comm.h) */
     int err;                    /* MPI error class to report (truncation), or 0 */
 };
 /* Start: take the next number (init), then publish a and data (or NULL); begin does both.

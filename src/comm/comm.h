@@ -106,6 +106,11 @@ struct loom_comm {
                                          the second's), through which the pair meets
                                          (constructors, merge, barrier); NULL otherwise.
                                          Made and freed with the handle */
+    uint32_t shm_done_seen;           /* a number every other member's done in the shm slot
+                                         had reached when this rank last waited for them
+                                         (coll/shm_sync.c); done only grows, so it stays a
+                                         lower bound. Owning rank's threads only, one
+                                         collective at a time (MPI orders them) */
     _Atomic uint32_t coll_seq;        /* collectives started on this handle (coll/): every
                                          member starts them in the same order, so the count
                                          is the same on all members and makes the tag of the
