@@ -197,8 +197,9 @@ void loom__shm_wait_all_done_from(struct loom_shm_call *k, uint32_t seq)
         if (r == k->me)
             continue;
         wait_flag(k, &k->m->e[r].done, seq);
-        /* relaxed: the acquire in wait_flag ordered what we need; this only bounds */
-        uint32_t now = loom__load_relaxed(&k->m->e[r].done);
+        /* acquire, as in wait_flag: this value may be newer than the one the wait saw, and a
+         * later wait that the bound meets relies on having synchronized with it */
+        uint32_t now = loom__load_acquire(&k->m->e[r].done);
         if (first || !reached(now, least))
             least = now;
         first = 0;
