@@ -2,11 +2,11 @@
  * condition and reads `sleepers` with no fence between them, so the hardware may let the
  * read pass the store; the waiter's check at the end of its grace period (its first, short
  * sleep after it announces itself) must still see the store, so that no longer sleep waits
- * for its bound. Each round, the two threads meet at a spinning barrier, then the waiter enters a wait that goes to its sleep step at once
- * (LOOM_SPIN and LOOM_YIELD 0) while the notifier, after a delay that moves from round to
- * round across the waiter's announcement, publishes the round and notifies. A wake-up that a
- * notify missed ends by the sleep's bound and is counted in loom__wait_late_wakes: there must
- * be none.
+ * for its bound. Each round, the two threads meet at a spinning barrier, then the waiter
+ * enters a wait that goes to its sleep step at once (LOOM_SPIN and LOOM_YIELD 0) while the
+ * notifier, after a delay that moves from round to round across the waiter's announcement,
+ * publishes the round and notifies. A wake-up that a notify missed ends by the sleep's bound
+ * and is counted in loom__wait_late_wakes: there must be none.
  *
  * The test can fail: with the grace sleep taken out (the second check made at once) it counts
  * 2500 - 3200 late wake-ups in 30 000 rounds on x86 (the store buffering that the grace
