@@ -248,6 +248,13 @@ PROGRAMS = {
         'overlap.c', [], ['-q'], overlap_tests('2 node processes over TCP'),
         goals=[('overlap_receiver', 1 << 20, BEST_PEER, '>=', 1.0,
                 f'receiver-side overlap at 1 MiB at least {_BETTER}\'s')]),
+    # One-sided communication between 2 node processes over TCP (bench/rma.c, origin 0 on
+    # target 1): loom's operations are messages carried out by the target's node process
+    # (docs/multinode.md, "One-sided communication across node processes"); MPICH's go
+    # through UCX, Open MPI's through its osc components over the tcp BTL.
+    'net_rma': dict(rma_program(2, 'pair', 'rank 0 on rank 1, 2 node processes over TCP'),
+                    runtime_env=NET_ENV, launch_extra=NET_LAUNCH, reference=None,
+                    compare={}),
     # What the network level costs a collective: 8 ranks as 1 node process of 8 (every
     # collective in shared memory or as point-to-point between threads) against 2 node
     # processes of 4 over TCP on loopback. Run as

@@ -57,6 +57,28 @@ static inline __attribute__((always_inline)) int acc_fast(const void *origin, MP
     return 1;
 }
 
+/* The accumulate of a checked call on a member of another node process: carried out there,
+ * its request (if any) completed when the answers are in. */
+static int remote_accumulate(const char *fn, struct loom_win *w, const struct acc *a,
+                             char *taddr, MPI_Request *request, int is_request)
+{
+    struct loom_request *req = NULL;
+    if (is_request && (req = loom__rma_request_new()) == NULL)
+        return loom__win_error_code(w, fn, LOOM_ERR_NOMEM);
+    int rc = loom__rma_net_acc(w, a->rank, a->oaddr, (size_t)a->ocount,
+                               a->op == MPI_NO_OP ? NULL : a->ot, a->raddr, (size_t)a->rcount,
+                               a->has_result ? a->rt : NULL, taddr, (size_t)a->tcount, a->tt,
+                               a->op, req);
+    if (rc != 0) {
+        if (req)
+            loom__req_discard(req);
+        return loom__win_error_code(w, fn, rc);
+    }
+    if (is_request)
+        *request = req;
+    return MPI_SUCCESS;
+}
+
 static int accumulate(const char *fn, const struct acc *a, MPI_Win win, MPI_Request *request,
                       int is_request)
 {
@@ -89,6 +111,8 @@ static int accumulate(const char *fn, const struct acc *a, MPI_Win win, MPI_Requ
         if ((rc = loom__rma_locate(w, fn, a->rank, a->disp, a->tcount, a->tt, is_request,
                                    &taddr)) != MPI_SUCCESS)
             return rc;
+        if (w->sh->seg[a->rank].remote) /* a member of another node process: messages */
+            return remote_accumulate(fn, w, a, taddr, request, is_request);
         rc = loom__rma_accumulate(a->oaddr, (size_t)a->ocount, no_op ? NULL : a->ot, a->raddr,
                                   (size_t)a->rcount, a->has_result ? a->rt : NULL, taddr,
                                   (size_t)a->tcount, a->tt, a->op);
@@ -259,6 +283,11 @@ static __attribute__((noinline)) int compare_and_swap_checked(const char *fn,
     if ((rc = loom__rma_locate(w, fn, target_rank, target_disp, 1, datatype, 0, &taddr)) !=
         MPI_SUCCESS)
         return rc;
+    if (w->sh->seg[target_rank].remote) {
+        rc = loom__rma_net_cas(w, target_rank, origin_addr, compare_addr, result_addr,
+                               datatype, taddr);
+        return rc ? loom__win_error_code(w, fn, rc) : MPI_SUCCESS;
+    }
     loom__rma_compare_swap(taddr, datatype, origin_addr, compare_addr, result_addr);
     return MPI_SUCCESS;
 }

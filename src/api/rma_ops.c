@@ -10,7 +10,7 @@
 
 /* A new request of a request-based operation (incomplete: its transfer completes it), or
  * NULL. */
-static struct loom_request *rma_request(void)
+struct loom_request *loom__rma_request_new(void)
 {
     struct loom_request *r = loom__req_new(LOOM_REQ_RMA);
     if (r != NULL) {
@@ -22,7 +22,7 @@ static struct loom_request *rma_request(void)
 
 int loom__rma_request_done(struct loom_request **out)
 {
-    struct loom_request *r = rma_request();
+    struct loom_request *r = loom__rma_request_new();
     if (r == NULL)
         return LOOM_ERR_NOMEM;
     atomic_store_explicit(&r->flags, LOOM_REQ_COMPLETE, memory_order_relaxed); /* not yet
@@ -98,7 +98,7 @@ static int transfer(const char *fn, int get, void *oaddr, MPI_Count ocount, MPI_
     if ((rc = loom__rma_locate(w, fn, rank, disp, tcount, tt, is_request, &taddr)) !=
         MPI_SUCCESS)
         return rc;
-    if (is_request && (req = rma_request()) == NULL)
+    if (is_request && (req = loom__rma_request_new()) == NULL)
         return loom__win_error_code(w, fn, LOOM_ERR_NOMEM);
     rc = get ? loom__rma_get(w, rank, oaddr, (size_t)ocount, ot, taddr, (size_t)tcount, tt, req)
              : loom__rma_put(w, rank, oaddr, (size_t)ocount, ot, taddr, (size_t)tcount, tt,

@@ -15,6 +15,7 @@
  * those, so local and remote completion are the same event here. */
 #include <stdlib.h>
 #include "api/win.h"
+#include "core/event.h"
 #include "comm/comm.h"
 
 enum {
@@ -176,6 +177,10 @@ static int end_exposure(const char *fn, MPI_Win win, int *flag, int block)
     if (!atomic_load_explicit(&w->exposing, memory_order_relaxed))
         return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no exposure epoch of MPI_Win_post "
                                "is open");
+    /* a test is a keypoint like MPI_Test's (api/p2p_wait.c): a program that only tests must
+     * still see the origins' completions, which may need this node process to poll */
+    if (!block && loom__wait_progress)
+        loom__wait_progress();
     int done = loom__rma_wait(w, block);
     if (flag)
         *flag = done;

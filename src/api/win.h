@@ -44,4 +44,7 @@ int loom__rma_locate(struct loom_win *w, const char *fn, int rank, MPI_Aint disp
  * handed out. 0 or LOOM_ERR_NOMEM. */
 struct loom_request;
 int loom__rma_request_done(struct loom_request **out);
+/* A new request of a request-based operation, incomplete (what it starts completes it), or
+ * NULL. */
+struct loom_request *loom__rma_request_new(void);
 #endif

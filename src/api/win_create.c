@@ -60,6 +60,10 @@ static int create(const char *fn, int flavor, void **base, MPI_Aint size, MPI_Ai
     int rc = check_creation(fn, comm, size, disp_unit, info, win, &c);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (flavor == MPI_WIN_FLAVOR_SHARED && c->sh->spans_nodes) /* every member alike */
+        return loom__api_error(comm, fn, MPI_ERR_RMA_SHARED, "the communicator's ranks run in "
+                               "several node processes, which share no memory (split it "
+                               "with MPI_COMM_TYPE_SHARED first)");
     struct loom_win *w;
     rc = loom__win_create(c, flavor, base, (size_t)size, (ptrdiff_t)disp_unit,
                           info == MPI_INFO_NULL ? NULL : info, &w);
@@ -231,6 +235,12 @@ static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size,
         return MPI_SUCCESS;
     }
     const struct loom_win_seg *s = &w->sh->seg[r];
+    if (s->remote) { /* memory of another node process: not shareable */
+        *size = 0;
+        *unit = s->disp_unit;
+        *(void **)baseptr = NULL;
+        return MPI_SUCCESS;
+    }
     *size = (MPI_Aint)s->size;
     *unit = s->disp_unit;
     *(void **)baseptr = s->base;

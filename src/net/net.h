@@ -55,6 +55,13 @@ void loom__net_pull(struct loom_request *standin, struct loom_request *r);
 /* A stand-in nobody received dies with its context. */
 void loom__net_standin_free(struct loom_request *standin);
 
+/* One-sided communication between node processes (rma/net_msg.h): post the payload msg[len]
+ * (at most loom__net_eager_max() bytes) to node process `node` as a request (reply 0) or a
+ * reply (1); 0 or LOOM_ERR_NOMEM. Any thread. Their receipt, by the thread that polls
+ * (rma/net_target.c), in the order each node process sent them: */
+int loom__net_rma_send(int node, int reply, const void *msg, size_t len);
+void loom__rma_net_recv(int node, int reply, const void *msg, size_t len);
+
 /* Poll the network once, if no other thread is: 1 if something moved. Any thread. */
 int loom__net_poll(void);
 

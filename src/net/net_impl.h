@@ -27,6 +27,8 @@ enum loom_net_type {
     LOOM_NET_RTS,       /* envelope + where to read the data (addr, key) + the send (cookie) */
     LOOM_NET_FIN,       /* the data of send `cookie` was read: `bytes` of it */
     LOOM_NET_BYE,       /* the sender's ranks are all in MPI_Finalize */
+    LOOM_NET_RMA,       /* one-sided communication: a request (`bytes` of payload) */
+    LOOM_NET_RMA_REPLY, /* ... and a reply */
 };
 
 /* Every network message starts with this. Node processes of one job run the same build, so

@@ -255,6 +255,13 @@ void loom__net_dispatch(const void *msg, size_t len)
     case LOOM_NET_FIN:
         on_fin(&h);
         break;
+    case LOOM_NET_RMA:
+    case LOOM_NET_RMA_REPLY:
+        if (len - sizeof h < h.bytes)
+            loom__net_peer_failed(h.node, "a network message shorter than its data");
+        loom__rma_net_recv(h.node, h.type == LOOM_NET_RMA_REPLY, (const char *)msg + sizeof h,
+                           h.bytes);
+        break;
     case LOOM_NET_BYE:
         loom__fetch_add_acq_rel(&loom__net.byes, 1);
         for (int i = loom__job.first; i < loom__job.first + loom__job.nlocal; i++)

@@ -83,7 +83,9 @@ int loom__rma_lock(struct loom_win *w, int r, int exclusive, int nocheck)
     _Atomic uint8_t *h = held_of(w);
     if (h == NULL)
         return LOOM_ERR_NOMEM;
-    if (!nocheck)
+    if (!nocheck && w->sh->seg[r].remote)
+        loom__rma_net_lock(w, r, exclusive); /* asked of its node process */
+    else if (!nocheck)
         loom__rma_lock_acquire(&w->sh->seg[r].lock, exclusive);
     uint8_t how = (uint8_t)((exclusive ? LOOM_RMA_HELD_EXCLUSIVE : LOOM_RMA_HELD_SHARED) |
                             (nocheck ? LOOM_RMA_HELD_NOCHECK : 0));
@@ -97,16 +99,23 @@ void loom__rma_unlock(struct loom_win *w, int r)
     uint8_t how = atomic_load_explicit(&h[r], memory_order_relaxed);
     loom__rma_flush(w); /* the epoch's operations land before the lock is released */
     atomic_store_explicit(&h[r], 0, memory_order_relaxed);
-    if (!(how & LOOM_RMA_HELD_NOCHECK))
+    if (how & LOOM_RMA_HELD_NOCHECK)
+        return;
+    if (w->sh->seg[r].remote)
+        loom__rma_net_unlock(w, r, (how & LOOM_RMA_HELD_EXCLUSIVE) != 0);
+    else
         loom__rma_lock_release(&w->sh->seg[r].lock, (how & LOOM_RMA_HELD_EXCLUSIVE) != 0);
 }
 
 void loom__rma_lock_all(struct loom_win *w, int nocheck)
 {
     w->lock_all_nocheck = nocheck;
-    if (!nocheck)
+    if (!nocheck) {
         for (int r = 0; r < w->size; r++)
-            loom__rma_lock_acquire(&w->sh->seg[r].lock, 0);
+            if (!w->sh->seg[r].remote)
+                loom__rma_lock_acquire(&w->sh->seg[r].lock, 0);
+        loom__rma_net_lock_all(w); /* the members of other node processes, if any */
+    }
     atomic_fetch_or_explicit(&w->access, LOOM_RMA_LOCK_ALL, memory_order_relaxed);
 }
 
@@ -114,7 +123,10 @@ void loom__rma_unlock_all(struct loom_win *w)
 {
     loom__rma_flush(w);
     atomic_fetch_and_explicit(&w->access, ~LOOM_RMA_LOCK_ALL, memory_order_relaxed);
-    if (!w->lock_all_nocheck)
-        for (int r = 0; r < w->size; r++)
+    for (int r = 0; r < w->size && !w->lock_all_nocheck; r++) {
+        if (w->sh->seg[r].remote)
+            loom__rma_net_unlock(w, r, 0);
+        else
             loom__rma_lock_release(&w->sh->seg[r].lock, 0);
+    }
 }

@@ -26,6 +26,11 @@ static int try_take(struct loom_rma_lock *l, int exclusive)
     }
 }
 
+int loom__rma_lock_try(struct loom_rma_lock *l, int exclusive)
+{
+    return try_take(l, exclusive);
+}
+
 struct take {
     struct loom_rma_lock *l;
     int exclusive;
@@ -72,5 +77,8 @@ void loom__rma_lock_release(struct loom_rma_lock *l, int exclusive)
     loom__lock(&l->wl);
     for (struct loom_rma_waiter *w = l->waiters; w != NULL; w = w->next)
         loom__event_notify(w->event);
+    int remote = l->rwaiters != NULL;
     loom__unlock(&l->wl);
+    if (remote) /* origins of other node processes: granted here (rma/net_target.c) */
+        loom__rma_net_grant(l);
 }

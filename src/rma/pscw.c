@@ -55,7 +55,10 @@ int loom__rma_post(struct loom_win *w, int *ranks, int n)
     loom__unlock(&s->expo_lock);
     atomic_store_explicit(&w->exposing, 1, memory_order_relaxed);
     for (int i = 0; i < n; i++)
-        loom__event_notify(loom__win_event(w, ranks[i]));
+        if (w->sh->seg[ranks[i]].remote)
+            loom__rma_net_post(w, ranks[i]); /* recorded in its node process's half */
+        else
+            loom__event_notify(loom__win_event(w, ranks[i]));
     return 0;
 }
 
@@ -64,14 +67,21 @@ struct take {
     int me;
 };
 
-/* 1 once the target's open epoch lists this origin and it took it. */
+/* 1 once the target's open epoch lists this origin and it took it. A target of another node
+ * process: once its post to this origin has come (rma/net_target.c), which is taken. */
 static int take_epoch(void *arg)
 {
     struct take *t = arg;
     struct loom_win_seg *s = t->s;
     int took = 0;
     loom__lock(&s->expo_lock);
-    if (s->expo_open) {
+    if (s->remote) {
+        for (int i = 0; i < s->nrposts && !took; i++)
+            if (s->rposts[i] == t->me) {
+                s->rposts[i] = s->rposts[--s->nrposts];
+                took = 1;
+            }
+    } else if (s->expo_open) {
         int i = find(s->expo_ranks, s->nexpo, t->me);
         if (i >= 0 && !s->expo_started[i]) {
             s->expo_started[i] = 1;
@@ -109,6 +119,10 @@ void loom__rma_complete(struct loom_win *w)
     atomic_fetch_and_explicit(&w->access, ~LOOM_RMA_START, memory_order_relaxed);
     for (int i = 0; i < w->nstart; i++) {
         int t = w->start_ranks[i];
+        if (w->sh->seg[t].remote) { /* counted by t's node process (rma/net_target.c) */
+            loom__rma_net_complete(w, t);
+            continue;
+        }
         /* release: this origin's stores to t's memory happen before t's wait returns */
         loom__fetch_add_acq_rel(&w->sh->seg[t].expo_done, 1);
         loom__event_notify(loom__win_event(w, t));

@@ -58,16 +58,22 @@ struct loom_rma_waiter {
     struct loom_event *event;
     struct loom_rma_waiter *next;
 };
+struct loom_rma_rwaiter; /* an origin of another node process (rma/net_target.c) */
 struct loom_rma_lock {
     _Atomic uint32_t word;
-    _Atomic int nwaiters;
-    struct loom_lock wl;             /* protects waiters */
+    _Atomic int nwaiters;            /* local waiters and remote ones */
+    struct loom_lock wl;             /* protects waiters and rwaiters */
     struct loom_rma_waiter *waiters; /* nodes on the waiting threads' stacks */
+    struct loom_rma_rwaiter *rwaiters; /* origins of other node processes to grant it to,
+                                          oldest first (malloc'd; rma/net_target.c) */
 };
 /* Take l, exclusively or shared, waiting (and running tasks, like every wait) until it is
  * free. Never needs the target's cooperation. */
 void loom__rma_lock_acquire(struct loom_rma_lock *l, int exclusive);
 void loom__rma_lock_release(struct loom_rma_lock *l, int exclusive);
+/* One try, never waiting: 1 if the lock was taken (what the network's poller does for an
+ * origin of another node process). */
+int loom__rma_lock_try(struct loom_rma_lock *l, int exclusive);
 
 /* ---- the shared half ---------------------------------------------------------------- */
 
@@ -78,11 +84,16 @@ struct loom_rma_region {
 };
 
 /* One member's part of a window, on a cache line of its own. base/size/disp_unit are written
- * at creation, before the shared half is published, and read-only after. */
+ * at creation, before the shared half is published, and read-only after. Over several node
+ * processes (rma/win_net.c) every node process has its own shared half with a part for every
+ * member: a member of another node process (`remote`) has its base as an address of that
+ * process (never dereferenced here), its lock, epochs and regions unused but for `rposts`. */
 struct loom_win_seg {
     char *base;
     size_t size;
     ptrdiff_t disp_unit;
+    int remote;                     /* 1: the member runs in node process `node` */
+    int node;
     struct loom_rma_lock lock;      /* passive target */
     /* Exposure epoch (MPI_Win_post .. MPI_Win_wait), pscw.c. Under expo_lock: expo_open,
      * nexpo, expo_ranks, expo_started (written by the target; expo_started[i] set by origin
@@ -94,6 +105,11 @@ struct loom_win_seg {
     int *expo_ranks;                /* [nexpo] window ranks of the origins, ascending */
     uint8_t *expo_started;          /* [nexpo] */
     _Atomic int expo_done;
+    /* A member of another node process (remote): the ranks of this node process whose
+     * MPI_Win_start may take its epoch, as its posts arrived (rma/net_target.c), under
+     * expo_lock. */
+    int *rposts;
+    int nrposts, caprposts;
     /* Dynamic windows (dynamic.c): the attached regions, under regions_lock (readers: every
      * origin's range check; writer: the member attaching or detaching). */
     pthread_rwlock_t regions_lock;
@@ -109,6 +125,9 @@ struct loom_win_shared {
     int *world_of;                  /* [size] world rank of each window rank */
     int *win_of_world;              /* [job ranks] window rank of each world rank, or -1 */
     void *shared_block;             /* MPI_Win_allocate_shared's memory (one block), or NULL */
+    /* Over several node processes (rma/win_net.c): the window's id in the job (its private
+     * communicator's context id), 0 for a window of one node process; read-only. */
+    uint64_t net_id;
 };
 
 /* ---- the handle ----------------------------------------------------------------------- */
@@ -192,6 +211,70 @@ int loom__win_free(struct loom_win *w);
 /* The event of window rank r's rank thread (where its waits sleep). */
 struct loom_event *loom__win_event(const struct loom_win *w, int r);
 
+/* A shared half for the members of c, parts zeroed but for who runs where (remote, node),
+ * refs 0; freed by loom__win_shared_free. 0 or LOOM_ERR_NOMEM. */
+int loom__win_shared_new(struct loom_comm *c, int flavor, struct loom_win_shared **out);
+void loom__win_shared_free(struct loom_win_shared *sh);
+
+/* ---- over several node processes (win_net.c, net_origin.c, net_target.c, runs.c) --------
+ * docs/multinode.md "One-sided communication": each node process has its own shared half of
+ * a window that spans node processes, registered under the window's id; an operation on a
+ * member of another node process goes as messages that the target node process's poller
+ * carries out on the member's memory, and answers. */
+
+/* Collective over c (spans node processes): this member's part (its memory at base, err its
+ * own failure or 0) joins its node process's shared half of the window, and the parts of all
+ * members are exchanged. 0 with *out, or the first member's failure on every member. */
+int loom__win_net_join(struct loom_comm *c, int flavor, void *base, size_t size,
+                       ptrdiff_t disp_unit, int err, struct loom_win_shared **out);
+/* MPI_Win_free's end for such a window (after its barrier): the last member of this node
+ * process frees the shared half. */
+void loom__win_net_leave(struct loom_win_shared *sh);
+/* The shared half of window `id` in this node process, with the registry's lock held until
+ * loom__win_net_exit (so it is not freed meanwhile); NULL (lock held) when there is none. */
+struct loom_win_shared *loom__win_net_enter(uint64_t id);
+void loom__win_net_exit(void);
+
+/* Operations on a target r of another node process, after the checks (net_origin.c); each is
+ * counted in w->pending until the target's answers are in (a flush waits for them); req, if
+ * any, completes then. 0 or LOOM_ERR_NOMEM / LOOM_ERR_TYPE. */
+int loom__rma_net_xfer(struct loom_win *w, int r, int get, void *oaddr, size_t ocount,
+                       struct loom_datatype *ot, char *taddr, size_t tcount,
+                       struct loom_datatype *tt, struct loom_request *req);
+int loom__rma_net_acc(struct loom_win *w, int r, const void *oaddr, size_t ocount,
+                      struct loom_datatype *ot, void *raddr, size_t rcount,
+                      struct loom_datatype *rt, char *taddr, size_t tcount,
+                      struct loom_datatype *tt, struct loom_op *op, struct loom_request *req);
+int loom__rma_net_cas(struct loom_win *w, int r, const void *origin, const void *compare,
+                      void *result, struct loom_datatype *t, char *taddr);
+/* Passive and generalized active target with a member of another node process: a lock
+ * request waited for until granted (lock_all: of every such member, shared), an unlock, the
+ * post of w->rank's epoch to origin r, the completion of this origin's epoch at target r. */
+void loom__rma_net_lock(struct loom_win *w, int r, int exclusive);
+void loom__rma_net_lock_all(struct loom_win *w);
+void loom__rma_net_unlock(struct loom_win *w, int r, int exclusive);
+void loom__rma_net_post(struct loom_win *w, int r);
+void loom__rma_net_complete(struct loom_win *w, int r);
+/* A release of l found waiters: grant l to the origins of other node processes waiting for
+ * it, oldest first, as long as it can be taken for them (net_target.c). */
+void loom__rma_net_grant(struct loom_rma_lock *l);
+
+/* The target layout of an operation as runs of units (runs.c): n units at addr, the next
+ * unit `step` bytes after the last; a unit is `unit` bytes of the packed stream. */
+struct loom_rma_run {
+    uint64_t addr, n;
+};
+struct loom_rma_runs {
+    struct loom_rma_run *v;
+    size_t n, cap;
+    size_t unit, step;
+};
+/* The runs of count elements of t at addr, in stream order: in bytes (atom NULL: unit and
+ * step 1), or in elements of the predefined type atom (an accumulate's; unit its size, step
+ * its extent). 0, LOOM_ERR_NOMEM, or LOOM_ERR_TYPE when an element is split in t's layout. */
+int loom__rma_runs(struct loom_rma_runs *R, const struct loom_datatype *t, size_t count,
+                   uintptr_t addr, const struct loom_datatype *atom);
+
 /* ---- hints (hints.c) -------------------------------------------------------------------- */
 /* A new info holding the hints in effect for a window made with `info` (may be NULL): every
  * key the standard defines for windows, the value given when it is valid, else the default.
@@ -245,8 +328,9 @@ static inline int loom__rma_passive(struct loom_win *w, int r)
 }
 /* The fast paths' target check (api/rma_ops.c, api/rma_acc.c): the address of `bytes`
  * contiguous bytes that start `lb` bytes after displacement disp of target r of a static
- * window, when rank r exists, all of them lie in r's part and the origin may access r now;
- * NULL otherwise (the caller then takes its full path, which reports why). */
+ * window, when rank r exists in this node process, all of them lie in r's part and the origin
+ * may access r now; NULL otherwise (the caller then takes its full path, which reports why or
+ * sends the operation to r's node process). */
 static inline __attribute__((always_inline)) char *loom__rma_target_fast(struct loom_win *w,
                                                                          int r, MPI_Aint disp,
                                                                          ptrdiff_t lb,
@@ -256,8 +340,9 @@ static inline __attribute__((always_inline)) char *loom__rma_target_fast(struct 
         return NULL;
     const struct loom_win_seg *s = &w->sh->seg[r];
     ptrdiff_t off;
-    if ((size_t)disp > s->size || __builtin_mul_overflow((ptrdiff_t)disp, s->disp_unit, &off) ||
-        off + lb < 0 || (size_t)(off + lb) + bytes > s->size || !loom__rma_may_access(w, r))
+    if ((size_t)disp > s->size || s->remote ||
+        __builtin_mul_overflow((ptrdiff_t)disp, s->disp_unit, &off) || off + lb < 0 ||
+        (size_t)(off + lb) + bytes > s->size || !loom__rma_may_access(w, r))
         return NULL;
     return (char *)((uintptr_t)s->base + (uintptr_t)(off + lb));
 }

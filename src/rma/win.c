@@ -22,6 +22,7 @@
 #include "core/error.h"
 #include "core/quarantine.h"
 #include "core/rank.h"
+#include "net/net.h"
 #include "rma/rma.h"
 
 /* What a member brings to the creation. */
@@ -42,12 +43,13 @@ static size_t round_up(size_t n, size_t to)
     return (n + to - 1) / to * to;
 }
 
-static void free_shared(struct loom_win_shared *sh)
+void loom__win_shared_free(struct loom_win_shared *sh)
 {
     for (int i = 0; i < sh->size; i++) {
         struct loom_win_seg *s = &sh->seg[i];
         free(s->expo_ranks);
         free(s->expo_started);
+        free(s->rposts);
         free(s->regions);
         pthread_rwlock_destroy(&s->regions_lock);
     }
@@ -58,9 +60,7 @@ static void free_shared(struct loom_win_shared *sh)
     free(sh);
 }
 
-/* Member 0: the shared half from every member's contribution. 0 or LOOM_ERR_NOMEM. */
-static int build_shared(struct loom_comm *c, int flavor, int noncontig,
-                        struct loom_win_shared **out)
+int loom__win_shared_new(struct loom_comm *c, int flavor, struct loom_win_shared **out)
 {
     int n = c->sh->size;
     struct loom_win_shared *sh = calloc(1, sizeof *sh); /* freed by the last loom__win_free */
@@ -75,12 +75,33 @@ static int build_shared(struct loom_comm *c, int flavor, int noncontig,
         free(sh->seg);
         sh->seg = NULL;
         sh->size = 0;
-        free_shared(sh);
+        loom__win_shared_free(sh);
         return LOOM_ERR_NOMEM;
     }
     memset(sh->seg, 0, (size_t)n * sizeof *sh->seg);
     for (int w = 0; w < loom__job.nranks; w++)
         sh->win_of_world[w] = -1;
+    for (int i = 0; i < n; i++) {
+        struct loom_win_seg *s = &sh->seg[i];
+        pthread_rwlock_init(&s->regions_lock, NULL);
+        sh->world_of[i] = c->sh->world_of[i];
+        sh->win_of_world[sh->world_of[i]] = i;
+        s->remote = !loom__rank_is_local(sh->world_of[i]);
+        s->node = s->remote ? loom__node_of(sh->world_of[i]) : loom__job.node;
+    }
+    *out = sh;
+    return 0;
+}
+
+/* Member 0: the shared half from every member's contribution. 0 or LOOM_ERR_NOMEM. */
+static int build_shared(struct loom_comm *c, int flavor, int noncontig,
+                        struct loom_win_shared **out)
+{
+    int n = c->sh->size;
+    struct loom_win_shared *sh;
+    int rc = loom__win_shared_new(c, flavor, &sh);
+    if (rc != 0)
+        return rc;
     size_t total = 0;
     for (int i = 0; i < n; i++) {
         const struct contrib *m = loom__comm_xslot(c, i);
@@ -88,9 +109,6 @@ static int build_shared(struct loom_comm *c, int flavor, int noncontig,
         s->base = m->base;
         s->size = m->size;
         s->disp_unit = m->disp_unit;
-        pthread_rwlock_init(&s->regions_lock, NULL);
-        sh->world_of[i] = c->sh->world_of[i];
-        sh->win_of_world[sh->world_of[i]] = i;
         if (flavor == MPI_WIN_FLAVOR_SHARED) {
             s->base = (char *)(uintptr_t)total; /* an offset until the block exists */
             total += noncontig ? round_up(m->size, LINE) : m->size;
@@ -100,7 +118,7 @@ static int build_shared(struct loom_comm *c, int flavor, int noncontig,
         /* One block; 0 bytes still get a real block so that every base is an address. */
         sh->shared_block = aligned_alloc(LINE, round_up(total ? total : 1, LINE));
         if (sh->shared_block == NULL) {
-            free_shared(sh);
+            loom__win_shared_free(sh);
             return LOOM_ERR_NOMEM;
         }
         for (int i = 0; i < n; i++)
@@ -172,6 +190,10 @@ int loom__win_create(struct loom_comm *comm, int flavor, void **base, size_t siz
                      ptrdiff_t disp_unit, struct loom_info *info, struct loom_win **out)
 {
     *out = NULL;
+    /* a dynamic window's regions are known only where they are attached: not made over
+     * several node processes yet (MPI_Win_allocate_shared there is refused by the API) */
+    if (flavor == MPI_WIN_FLAVOR_DYNAMIC && comm->sh->spans_nodes)
+        loom__net_unsupported("a dynamic window");
     struct loom_comm *c = NULL;
     int rc = loom__comm_create(comm, comm->sh->group, &c);
     if (rc != 0)
@@ -191,18 +213,25 @@ int loom__win_create(struct loom_comm *comm, int flavor, void **base, size_t siz
         if (mine.err == 0 && w->info == NULL)
             mine.err = LOOM_ERR_NOMEM;
     }
-    loom__comm_xbegin(c, &mine);
-    if (c->rank == 0) {
-        for (int i = 0; i < c->sh->size && mine.sh_err == 0; i++)
-            mine.sh_err = ((const struct contrib *)loom__comm_xslot(c, i))->err;
-        if (mine.sh_err == 0)
-            mine.sh_err = build_shared(c, flavor, loom__rma_hint_noncontig(info), &mine.sh);
+    struct loom_win_shared *sh = NULL;
+    if (c->sh->spans_nodes) {
+        /* one shared half per node process, the parts of the others exchanged (win_net.c) */
+        rc = loom__win_net_join(c, flavor, mine.base, size, disp_unit, mine.err, &sh);
+    } else {
+        loom__comm_xbegin(c, &mine);
+        if (c->rank == 0) {
+            for (int i = 0; i < c->sh->size && mine.sh_err == 0; i++)
+                mine.sh_err = ((const struct contrib *)loom__comm_xslot(c, i))->err;
+            if (mine.sh_err == 0)
+                mine.sh_err =
+                    build_shared(c, flavor, loom__rma_hint_noncontig(info), &mine.sh);
+        }
+        loom__comm_rendezvous(c); /* member 0's writes to its slot are visible after it */
+        const struct contrib *zero = loom__comm_xslot(c, 0);
+        sh = zero->sh;
+        rc = zero->sh_err;
+        loom__comm_xend(c);
     }
-    loom__comm_rendezvous(c); /* member 0's writes to its slot are visible after it */
-    const struct contrib *zero = loom__comm_xslot(c, 0);
-    struct loom_win_shared *sh = zero->sh;
-    rc = zero->sh_err;
-    loom__comm_xend(c);
     if (rc != 0) {
         if (w)
             drop_member(w, c);
@@ -262,8 +291,10 @@ int loom__win_free(struct loom_win *w)
     loom__comm_handle_free(w->comm);
     free(w->alloc);
     loom__quarantine_put(w, release_handle); /* marks it freed first */
+    if (sh->net_id != 0)
+        loom__win_net_leave(sh);
     /* acq_rel: the last member sees every other member's last use before it frees */
-    if (loom__fetch_sub_acq_rel(&sh->refs, 1) == 1)
-        free_shared(sh);
+    else if (loom__fetch_sub_acq_rel(&sh->refs, 1) == 1)
+        loom__win_shared_free(sh);
     return 0;
 }

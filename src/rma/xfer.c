@@ -178,6 +178,8 @@ int loom__rma_put(struct loom_win *w, int r, const void *oaddr, size_t ocount,
                   struct loom_datatype *ot, char *taddr, size_t tcount,
                   struct loom_datatype *tt, struct loom_request *req)
 {
+    if (w->sh->seg[r].remote) /* a member of another node process: messages */
+        return loom__rma_net_xfer(w, r, 0, (void *)oaddr, ocount, ot, taddr, tcount, tt, req);
     return move(w, r, taddr, tt, tcount, oaddr, ot, ocount, req, req == NULL);
 }
 
@@ -185,6 +187,8 @@ int loom__rma_get(struct loom_win *w, int r, void *oaddr, size_t ocount,
                   struct loom_datatype *ot, const char *taddr, size_t tcount,
                   struct loom_datatype *tt, struct loom_request *req)
 {
+    if (w->sh->seg[r].remote)
+        return loom__rma_net_xfer(w, r, 1, oaddr, ocount, ot, (char *)taddr, tcount, tt, req);
     return move(w, r, oaddr, ot, ocount, taddr, tt, tcount, req, req == NULL);
 }
 

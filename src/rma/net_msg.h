@@ -1,0 +1,51 @@
+/* rma/net_msg.h — the messages of one-sided communication between node processes (private to
+ * rma/net_origin.c and rma/net_target.c; docs/multinode.md "One-sided communication").
+ *
+ * A request goes from the origin's node process to the target's, whose poller carries it out
+ * on the target's memory and answers (replies travel as LOOM_NET_RMA_REPLY, requests as
+ * LOOM_NET_RMA: net/net.h). A request's payload is this header, then `nruns` runs (struct
+ * loom_rma_run: where the piece's units go in the target's memory), then `len` bytes of the
+ * origin's packed data for the kinds that carry it. Node processes of one job run one build,
+ * so the layout is the compiler's. An operation larger than a network message is sent as
+ * several pieces, each a request of its own with its part of the stream (offset). */
+#ifndef LOOM_RMA_NET_MSG_H
+#define LOOM_RMA_NET_MSG_H
+#include <stddef.h>
+#include <stdint.h>
+
+enum loom_rma_msg_kind {
+    LOOM_RMA_M_PUT = 1, /* runs + data: store; answered by ACK */
+    LOOM_RMA_M_GET,     /* runs: load; answered by DATA (len bytes at offset) */
+    LOOM_RMA_M_ACC,     /* runs + data: accumulate (type, op); answered by ACK */
+    LOOM_RMA_M_GACC,    /* runs (+ data unless MPI_NO_OP): fetch and accumulate; DATA */
+    LOOM_RMA_M_CAS,     /* one run of one element + origin and compare values; DATA */
+    LOOM_RMA_M_LOCK,    /* lock `target` (flags: exclusive); answered by GRANT when taken */
+    LOOM_RMA_M_UNLOCK,  /* release it (flags: exclusive); no answer */
+    LOOM_RMA_M_POST,    /* `target` exposes its memory to `origin` (MPI_Win_post) */
+    LOOM_RMA_M_COMPLETE, /* `origin` completed its access epoch at `target` */
+    LOOM_RMA_R_ACK,     /* replies: the piece of `cookie` was carried out */
+    LOOM_RMA_R_DATA,    /* ... and here are its len bytes of stream at offset */
+    LOOM_RMA_R_GRANT,   /* the lock asked for by `cookie` is held */
+};
+
+struct loom_rma_msg {
+    uint32_t kind;      /* enum loom_rma_msg_kind */
+    uint32_t flags;     /* LOCK, UNLOCK: 1 for exclusive; GACC: 1 when data is carried */
+    int32_t target;     /* window ranks */
+    int32_t origin;
+    int32_t type;       /* ACC, GACC, CAS: the element type's fixed Fortran handle */
+    int32_t op;         /* ACC, GACC: the operation's fixed Fortran handle */
+    uint64_t win;       /* struct loom_win_shared.net_id */
+    uint64_t cookie;    /* the origin's record, carried back by the reply */
+    uint64_t offset;    /* this piece's first byte in the operation's stream */
+    uint64_t len;       /* bytes of stream in this piece */
+    uint64_t nruns;
+};
+
+/* A reply to the operation of `cookie` (the origin's record): a DATA reply's len bytes of
+ * stream at offset land where the operation's answers go; the last reply finishes the
+ * operation (rma/net_origin.c). data NULL for an ACK. */
+void loom__rma_net_answered(uint64_t cookie, const void *data, size_t offset, size_t len);
+/* A GRANT reply to the lock request of `cookie` (rma/net_sync.c). */
+void loom__rma_net_granted(uint64_t cookie);
+#endif
