@@ -69,14 +69,7 @@ static int remote_accumulate(const char *fn, struct loom_win *w, const struct ac
                                a->op == MPI_NO_OP ? NULL : a->ot, a->raddr, (size_t)a->rcount,
                                a->has_result ? a->rt : NULL, taddr, (size_t)a->tcount, a->tt,
                                a->op, req);
-    if (rc != 0) {
-        if (req)
-            loom__req_discard(req);
-        return loom__win_error_code(w, fn, rc);
-    }
-    if (is_request)
-        *request = req;
-    return MPI_SUCCESS;
+    return loom__rma_request_out(w, fn, rc, req, request);
 }
 
 static int accumulate(const char *fn, const struct acc *a, MPI_Win win, MPI_Request *request,

@@ -103,12 +103,18 @@ static int transfer(const char *fn, int get, void *oaddr, MPI_Count ocount, MPI_
     rc = get ? loom__rma_get(w, rank, oaddr, (size_t)ocount, ot, taddr, (size_t)tcount, tt, req)
              : loom__rma_put(w, rank, oaddr, (size_t)ocount, ot, taddr, (size_t)tcount, tt,
                              req);
+    return loom__rma_request_out(w, fn, rc, req, request);
+}
+
+int loom__rma_request_out(struct loom_win *w, const char *fn, int rc, struct loom_request *req,
+                          MPI_Request *request)
+{
     if (rc != 0) {
         if (req)
-            loom__req_discard(req);
+            loom__req_discard(req); /* never handed out, and nothing started completes it */
         return loom__win_error_code(w, fn, rc);
     }
-    if (is_request)
+    if (req)
         *request = req;
     return MPI_SUCCESS;
 }

@@ -47,4 +47,8 @@ int loom__rma_request_done(struct loom_request **out);
 /* A new request of a request-based operation, incomplete (what it starts completes it), or
  * NULL. */
 struct loom_request *loom__rma_request_new(void);
+/* The end of a request-based operation's call that started it with loom code rc: on success
+ * req (if any) goes to *request; on failure req is discarded and the error reported on w. */
+int loom__rma_request_out(struct loom_win *w, const char *fn, int rc, struct loom_request *req,
+                          MPI_Request *request);
 #endif

@@ -33,16 +33,8 @@
 #include <string.h>
 #include "abort_check.h"
 
-/* A call that must succeed (a window's handler may be MPI_ERRORS_RETURN): its class and text
- * otherwise. */
-#define OK(call)                                                                               \
-    do {                                                                                       \
-        int rc_ = (call), len_ = 0;                                                            \
-        char text_[MPI_MAX_ERROR_STRING] = "";                                                 \
-        if (rc_ != MPI_SUCCESS)                                                                \
-            MPI_Error_string(rc_, text_, &len_);                                               \
-        CHECK_MSG(rc_ == MPI_SUCCESS, "%s returned %d (%s)", #call, rc_, text_);               \
-    } while (0)
+/* A call that must succeed (abort_check.h), by a short name: most lines here are one. */
+#define OK(call) CHECK_OK(call)
 
 enum {
     SLOT = 8,              /* elements per origin in the slot areas */

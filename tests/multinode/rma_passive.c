@@ -26,15 +26,8 @@
 #include <time.h>
 #include "abort_check.h"
 
-/* A call that must succeed: its class and text otherwise. */
-#define OK(call)                                                                               \
-    do {                                                                                       \
-        int rc_ = (call), len_ = 0;                                                            \
-        char text_[MPI_MAX_ERROR_STRING] = "";                                                 \
-        if (rc_ != MPI_SUCCESS)                                                                \
-            MPI_Error_string(rc_, text_, &len_);                                               \
-        CHECK_MSG(rc_ == MPI_SUCCESS, "%s returned %d (%s)", #call, rc_, text_);               \
-    } while (0)
+/* A call that must succeed (abort_check.h), by a short name: most lines here are one. */
+#define OK(call) CHECK_OK(call)
 
 enum { ROUNDS = 20, FLAG = 0, DONE = 1, OPS = 2, SLOTS = 3, GIVE_UP_S = 60 };
 

@@ -17,4 +17,14 @@
             MPI_Abort(MPI_COMM_WORLD, 1);                                                      \
         }                                                                                      \
     } while (0)
+
+/* A call that must succeed (under MPI_ERRORS_RETURN too): its class and text otherwise. */
+#define CHECK_OK(call)                                                                         \
+    do {                                                                                       \
+        int rc_ = (call), len_ = 0;                                                            \
+        char text_[MPI_MAX_ERROR_STRING] = "";                                                 \
+        if (rc_ != MPI_SUCCESS)                                                                \
+            MPI_Error_string(rc_, text_, &len_);                                               \
+        CHECK_MSG(rc_ == MPI_SUCCESS, "%s returned %d (%s)", #call, rc_, text_);               \
+    } while (0)
 #endif
