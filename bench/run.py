@@ -251,10 +251,12 @@ PROGRAMS = {
     # One-sided communication between 2 node processes over TCP (bench/rma.c, origin 0 on
     # target 1): loom's operations are messages carried out by the target's node process
     # (docs/multinode.md, "One-sided communication across node processes"); MPICH's go
-    # through UCX, Open MPI's through its osc components over the tcp BTL.
+    # through UCX's tcp transport; Open MPI's through osc/pt2pt over the tcp BTL (left to
+    # itself it picks osc/sm, shared memory, for two processes of one host).
     'net_rma': dict(rma_program(2, 'pair', 'rank 0 on rank 1, 2 node processes over TCP'),
-                    runtime_env=NET_ENV, launch_extra=NET_LAUNCH, reference=None,
-                    compare={}),
+                    runtime_env=dict(NET_ENV, openmpi=dict(NET_ENV['openmpi'],
+                                                           OMPI_MCA_osc='pt2pt')),
+                    launch_extra=NET_LAUNCH, reference=None, compare={}),
     # What the network level costs a collective: 8 ranks as 1 node process of 8 (every
     # collective in shared memory or as point-to-point between threads) against 2 node
     # processes of 4 over TCP on loopback. Run as

@@ -158,7 +158,9 @@
     X(NET_THREAD, BOOL, START, core, "1", "", NULL,                                              \
       "multi-node, LOOM_PROGRESS=collaborative: a thread per node process polls the network "     \
       "while a nonblocking transfer with another node process is pending and no rank waits for " \
-      "it, so that transfers move while the ranks compute; 0: only waiting ranks poll")          \
+      "it, and looks at it every millisecond while a window over several node processes "       \
+      "lives, so that transfers and one-sided operations move while the ranks compute; 0: "    \
+      "only waiting ranks poll")                                                                 \
     X(NET_INPLACE, STRING, START, core, "auto", "auto|off|<bytes>", loom__net_inplace_check,      \
       "multi-node: smallest eager message of a blocking send whose data the network sends "     \
       "from the user's buffer instead of copying it into a send slot (the send then returns "    \

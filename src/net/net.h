@@ -74,6 +74,11 @@ int loom__net_poll(void);
  * counted whether the thread runs or not. */
 void loom__net_watch_begin(void);
 void loom__net_watch_end(void);
+/* A window over several node processes armed (or disarmed) the network thread: while any is,
+ * the thread looks at the network now and then when no rank of this node process does, so
+ * that operations on this node process's memory move while its ranks compute (net_watch.c). */
+void loom__net_watch_arm(void);
+void loom__net_watch_disarm(void);
 
 /* The largest payload a message to another node process carries eagerly (larger ones are read
  * by their receiver); 0 in a job of one node process. Fixed once the job has started. */

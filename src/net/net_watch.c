@@ -29,6 +29,14 @@
  * (loom__wait_sleep_last_ns). A poll that completed something is followed by another at
  * once.
  *
+ * Windows over several node processes (rma/win_net.c) arm the thread while they live
+ * (`armed`): an operation from another node process is carried out by whoever polls here,
+ * and a node process whose ranks all compute outside MPI polls nobody. Armed alone, the
+ * thread is not kicked when the last waiter leaves (a kick per MPI call that returned doubled
+ * the latency of a put + flush between two node processes on 2 cores): it looks every
+ * ARMED_LOOK_NS instead, and polls if no rank polled meanwhile and none waits; a look that
+ * moved something is followed by polls on the nap schedule until they stop moving anything.
+ *
  * Why naps and not a busy poll while a transfer moves (tried, on a 2-core machine where every
  * core runs a rank): over tcp a read completes nothing until its end, and polling without a
  * pause took the core from the very thread that had to feed the other end; overlap fell.
@@ -58,8 +66,13 @@
 
 /* The first nap after a poll that moved nothing; each empty poll doubles it. */
 #define NAP_FIRST_NS 1000L
+/* With only windows armed, how long the thread sleeps between looks: the longest an
+ * operation from another node process waits while every rank of this one computes outside
+ * MPI (a thousand wake-ups a second, nothing next to a rank's work). */
+#define ARMED_LOOK_NS 1000000L
 
 static _Atomic uint32_t pending; /* what the thread polls for */
+static _Atomic uint32_t armed;   /* windows over several node processes alive here */
 static _Atomic int waiting;      /* threads of the node process inside loom__wait_until */
 static _Atomic uint32_t seq;     /* the thread's futex word: bumped by every kick */
 static _Atomic int asleep;       /* 1 while the thread is in (or about to enter) its futex */
@@ -90,6 +103,17 @@ void loom__net_watch_begin(void)
 void loom__net_watch_end(void)
 {
     loom__fetch_sub_relaxed(&pending, 1);
+}
+
+void loom__net_watch_arm(void)
+{
+    if (loom__fetch_add_seq_cst(&armed, 1) == 0)
+        kick();
+}
+
+void loom__net_watch_disarm(void)
+{
+    loom__fetch_sub_relaxed(&armed, 1);
 }
 
 /* The wait's tend hook, in front of the layers' (installed by the main thread before ranks
@@ -131,16 +155,27 @@ static void *watch_main(void *arg)
                                                                   : NAP_FIRST_NS;
     long ns = NAP_FIRST_NS;
     unsigned long seen = loom__load_relaxed(&loom__net.polls);
+    int hot = 0; /* armed only: a look moved something, so more may follow at once */
     while (!loom__load_acquire(&stop)) {
-        if (!has_work()) {
+        if (!has_work() && !(hot && loom__load_relaxed(&waiting) == 0)) {
             uint32_t s = loom__load_seq_cst(&seq);
             loom__store_relaxed(&asleep, 1);
             atomic_thread_fence(memory_order_seq_cst);
+            int look = loom__load_relaxed(&armed) > 0;
+            struct timespec limit = {0, ARMED_LOOK_NS};
             if (!has_work() && !loom__load_acquire(&stop))
-                syscall(SYS_futex, (uint32_t *)&seq, FUTEX_WAIT_PRIVATE, s, NULL, NULL, 0);
+                syscall(SYS_futex, (uint32_t *)&seq, FUTEX_WAIT_PRIVATE, s,
+                        look ? &limit : NULL, NULL, 0);
             loom__store_relaxed(&asleep, 0);
             ns = NAP_FIRST_NS;
-            seen = loom__load_relaxed(&loom__net.polls);
+            unsigned long now = loom__load_relaxed(&loom__net.polls);
+            /* a look: poll once if nobody waits and nobody polled meanwhile */
+            if (look && now == seen && loom__load_relaxed(&waiting) == 0 && !has_work()) {
+                hot = loom__net_poll();
+                now = loom__load_relaxed(&loom__net.polls);
+                ns = 0;
+            }
+            seen = now;
             continue;
         }
         if (ns)
@@ -155,6 +190,8 @@ static void *watch_main(void *arg)
         seen = loom__load_relaxed(&loom__net.polls);
         if (moved)
             ns = 0; /* what follows a completion may be there already */
+        else if (hot && ns >= longest)
+            hot = 0; /* the exchange that woke the look is over: back to looks */
         else
             ns = ns == 0 ? NAP_FIRST_NS : ns * 2 > longest ? longest : ns * 2;
     }

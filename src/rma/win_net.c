@@ -145,15 +145,15 @@ int loom__win_net_join(struct loom_comm *c, int flavor, void *base, size_t size,
     *out = e->sh;
     pthread_mutex_unlock(&reg_lock);
     free(all);
-    /* the network is polled while the window lives, so that operations on this node
+    /* the network is looked at while the window lives, so that operations on this node
      * process's members move while they compute (passive target) */
-    loom__net_watch_begin();
+    loom__net_watch_arm();
     return 0;
 }
 
 void loom__win_net_leave(struct loom_win_shared *sh)
 {
-    loom__net_watch_end();
+    loom__net_watch_disarm();
     pthread_mutex_lock(&reg_lock);
     struct entry *e = find(sh->net_id);
     if (e != NULL)
