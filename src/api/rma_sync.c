@@ -325,11 +325,11 @@ int loom__mpi_win_unlock_all(MPI_Win win)
                       loom__rma_unlock_all);
 }
 
-/* The flushes' common case: this origin's window, nothing in flight, and a lock_all epoch
- * (or, for a flush of one target, a lock held on it). */
+/* The flushes' common case: this origin's window of one node process, nothing in flight, and
+ * a lock_all epoch (or, for a flush of one target, a lock held on it). */
 static inline __attribute__((always_inline)) int flush_fast(MPI_Win win, int one, int rank)
 {
-    return loom__win_valid(win) && win->owner == loom__self &&
+    return loom__win_valid(win) && win->owner == loom__self && !win->net &&
            (one ? (unsigned)rank < (unsigned)win->size && loom__rma_passive(win, rank)
                 : (atomic_load_explicit(&win->access, memory_order_relaxed) &
                    LOOM_RMA_LOCK_ALL) != 0) &&
@@ -396,8 +396,13 @@ int loom__mpi_win_sync(MPI_Win win)
     static const char fn[] = "MPI_Win_sync";
     LOOM_API_ENTER(fn);
     int rc;
-    if (loom__win_arg(fn, win, &rc) == NULL)
+    struct loom_win *w = loom__win_arg(fn, win, &rc);
+    if (w == NULL)
         return rc;
+    /* over several node processes a keypoint, like a flush (rma/xfer.c): a rank that polls its
+     * window's memory with MPI_Win_sync lets the others' operations on it move */
+    if (w->net && loom__wait_progress)
+        loom__wait_progress();
     /* The unified model's memory barrier: this thread's earlier stores to window memory are
      * ordered before its later loads and stores (MPI 4.1 section 12.7). */
     atomic_thread_fence(memory_order_seq_cst);

@@ -61,6 +61,22 @@ void loom__net_standin_free(struct loom_request *standin);
  * (rma/net_target.c), in the order each node process sent them: */
 int loom__net_rma_send(int node, int reply, const void *msg, size_t len);
 void loom__rma_net_recv(int node, int reply, const void *msg, size_t len);
+/* Memory that other node processes may read (a large put's data): addr and key are what the
+ * reader passes to loom__net_rma_read. 0, or -1 when the endpoint cannot. Any thread. */
+struct loom_net_region {
+    uint64_t addr, key;
+    void *mr; /* the endpoint's registration */
+};
+int loom__net_expose(const void *buf, size_t len, struct loom_net_region *r);
+void loom__net_unexpose(struct loom_net_region *r);
+/* A read of len bytes at (addr, key) of node process `node` into local[len]; done(read) is
+ * called by the polling thread once all of it has landed. The caller's record starts with
+ * struct loom_net_read. 0 or LOOM_ERR_NOMEM. Any thread. */
+struct loom_net_read {
+    void (*done)(struct loom_net_read *read);
+};
+int loom__net_rma_read(int node, void *local, size_t len, uint64_t addr, uint64_t key,
+                       struct loom_net_read *read);
 
 /* Poll the network once, if no other thread is: 1 if something moved. Any thread. */
 int loom__net_poll(void);

@@ -35,6 +35,7 @@ struct standin {
 };
 
 struct pull {
+    struct loom_net_read read; /* first: what the endpoint's read completion calls */
     struct standin *sd;
     struct loom_request *r;
     void *tmp; /* the data of a noncontiguous receive, before it is unpacked; or NULL */
@@ -133,6 +134,13 @@ static void on_fin(const struct loom_net_hdr *h)
     loom__req_complete(s);
 }
 
+static void finish_pull(struct pull *p);
+
+static void pull_landed(struct loom_net_read *read)
+{
+    finish_pull((struct pull *)read);
+}
+
 static void finish_pull(struct pull *p)
 {
     struct standin *sd = p->sd;
@@ -169,6 +177,7 @@ void loom__net_pull(struct loom_request *standin, struct loom_request *r)
     struct pull *p = calloc(1, sizeof *p);
     if (!p)
         loom__net_abort(1, "out of memory receiving a message from another node process");
+    p->read.done = pull_landed;
     size_t cap = loom__dt_stream_size(r->type, r->count);
     p->sd = sd;
     p->r = r;
@@ -203,7 +212,8 @@ void loom__net_on_send_done(void *arg, void *ctx)
 void loom__net_on_read_done(void *arg, void *ctx)
 {
     (void)arg;
-    finish_pull(ctx);
+    struct loom_net_read *read = ctx; /* a pull's, or one-sided communication's */
+    read->done(read);
 }
 
 void loom__net_deliver(struct loom_p2p_ctx *ctx, const struct loom_net_hdr *h, const void *data)

@@ -23,6 +23,8 @@ enum loom_rma_msg_kind {
     LOOM_RMA_M_UNLOCK,  /* release it (flags: exclusive); no answer */
     LOOM_RMA_M_POST,    /* `target` exposes its memory to `origin` (MPI_Win_post) */
     LOOM_RMA_M_COMPLETE, /* `origin` completed its access epoch at `target` */
+    LOOM_RMA_M_PUT_READ, /* runs: a put larger than a message, whose len bytes of packed data
+                            the target reads at (raddr, rkey) of the origin; answered by ACK */
     LOOM_RMA_R_ACK,     /* replies: the piece of `cookie` was carried out */
     LOOM_RMA_R_DATA,    /* ... and here are its len bytes of stream at offset */
     LOOM_RMA_R_GRANT,   /* the lock asked for by `cookie` is held */
@@ -40,6 +42,7 @@ struct loom_rma_msg {
     uint64_t offset;    /* this piece's first byte in the operation's stream */
     uint64_t len;       /* bytes of stream in this piece */
     uint64_t nruns;
+    uint64_t raddr, rkey; /* PUT_READ: where the origin exposed the data */
 };
 
 /* A reply to the operation of `cookie` (the origin's record): a DATA reply's len bytes of

@@ -35,6 +35,9 @@ struct netop {
     void *raddr;                 /* where DATA answers land: a get's origin buffer, a */
     size_t rcount;               /* fetching accumulate's result buffer */
     struct loom_datatype *rt;
+    int exposed;                 /* a put read by the target: its data's registration, and */
+    struct loom_net_region region; /* the packed copy of a noncontiguous origin (or NULL) */
+    void *tmp;
 };
 
 static struct netop *op_new(struct loom_win *w, struct loom_request *req, void *raddr,
@@ -50,6 +53,8 @@ static struct netop *op_new(struct loom_win *w, struct loom_request *req, void *
     o->raddr = raddr;
     o->rcount = rcount;
     o->rt = rt;
+    o->exposed = 0;
+    o->tmp = NULL;
     if (rt)
         loom__dt_retain(rt);
     loom__fetch_add_relaxed(&w->pending, 1); /* before any answer can come */
@@ -63,6 +68,9 @@ static void answered(struct netop *o)
         return;
     if (o->rt)
         loom__dt_release(o->rt);
+    if (o->exposed) /* the target has read it */
+        loom__net_unexpose(&o->region);
+    free(o->tmp);
     if (o->req)
         loom__req_complete(o->req);
     struct loom_rank *owner = o->owner;
@@ -172,6 +180,51 @@ static void plan_init(struct plan *p, struct loom_win *w, int r, int kind)
     p->node = w->sh->seg[r].node;
 }
 
+/* A put whose data takes more than one message, and whose runs fit in one: exposed (the
+ * origin's buffer itself when contiguous, else a packed copy) for the target's node process
+ * to read, as loom's rendezvous does for messages. 1 when sent so; 0 to send pieces instead
+ * (the runs do not fit, or the data cannot be exposed). */
+static int put_by_read(struct plan *p, const struct loom_rma_runs *R, struct netop *o)
+{
+    const size_t hdr = sizeof(struct loom_rma_msg), runsz = sizeof(struct loom_rma_run);
+    if (p->m.kind != LOOM_RMA_M_PUT)
+        return 0;
+    size_t room = loom__net_eager_max() - hdr, len = p->ocount * p->ot->size;
+    if (len + runsz <= room || R->n * runsz > room)
+        return 0;
+    const void *data = (const char *)p->oaddr + p->ot->true_lb;
+    if (!p->ot->contig) {
+        if ((o->tmp = malloc(len)) == NULL)
+            return 0;
+        loom__dt_pack(o->tmp, p->oaddr, p->ot, p->ocount, 0, len);
+        data = o->tmp;
+    }
+    if (loom__net_expose(data, len, &o->region) != 0) {
+        free(o->tmp);
+        o->tmp = NULL;
+        return 0;
+    }
+    o->exposed = 1;
+    char *buf = malloc(hdr + R->n * runsz);
+    if (buf == NULL)
+        lost();
+    struct loom_rma_msg m = p->m;
+    m.kind = LOOM_RMA_M_PUT_READ;
+    m.cookie = (uint64_t)(uintptr_t)o;
+    m.len = len;
+    m.nruns = R->n;
+    m.raddr = o->region.addr;
+    m.rkey = o->region.key;
+    memcpy(buf, &m, hdr);
+    memcpy(buf + hdr, R->v, R->n * runsz);
+    atomic_fetch_add_explicit(&o->left, 1, memory_order_relaxed);
+    if (loom__net_rma_send(p->node, 0, buf, hdr + R->n * runsz) != 0)
+        lost();
+    free(buf);
+    answered(o);
+    return 1;
+}
+
 /* The runs of the target side, or why not; then the operation's record (nothing is sent
  * when either fails), then its pieces. */
 static int issue(struct plan *p, struct loom_win *w, const struct loom_datatype *tt,
@@ -186,7 +239,7 @@ static int issue(struct plan *p, struct loom_win *w, const struct loom_datatype 
     struct netop *o = rc == 0 ? op_new(w, req, raddr, rcount, rt) : NULL;
     if (rc == 0 && o == NULL)
         rc = LOOM_ERR_NOMEM;
-    if (rc == 0)
+    if (rc == 0 && !put_by_read(p, &R, o))
         send_pieces(p, &R, o);
     free(R.v);
     return rc;

@@ -148,6 +148,62 @@ static void operate(int node, const struct loom_rma_msg *m, const struct loom_rm
     free(buf);
 }
 
+/* PUT_READ: a read of the origin's data in flight, into the target's memory (one run) or a
+ * copy to scatter over the runs once it has landed. Freed by its completion, which the
+ * polling thread runs. */
+struct put_read {
+    struct loom_net_read read; /* first: what the completion calls */
+    int node;
+    uint64_t cookie;
+    char *tmp;                 /* NULL when the read lands in place */
+    size_t nruns;
+    struct loom_rma_run runs[]; /* bytes */
+};
+
+static void put_landed(struct loom_net_read *read)
+{
+    struct put_read *pr = (struct put_read *)read;
+    if (pr->tmp) {
+        size_t pos = 0;
+        for (size_t i = 0; i < pr->nruns; i++) {
+            memcpy((char *)(uintptr_t)pr->runs[i].addr, pr->tmp + pos, pr->runs[i].n);
+            pos += pr->runs[i].n;
+        }
+        free(pr->tmp);
+    }
+    reply(pr->node, LOOM_RMA_R_ACK, pr->cookie, 0, 0, NULL);
+    free(pr);
+}
+
+static void put_read(int node, const struct loom_rma_msg *m, const char *runs)
+{
+    size_t n = (size_t)m->nruns, total = 0;
+    struct put_read *pr = malloc(sizeof *pr + n * sizeof pr->runs[0]); /* freed when landed */
+    if (pr == NULL) {
+        loom__log("out of memory carrying out a one-sided put; ending the job");
+        loom__net_abort(1, "out of memory");
+    }
+    memcpy(pr->runs, runs, n * sizeof pr->runs[0]);
+    for (size_t i = 0; i < n; i++)
+        total += pr->runs[i].n;
+    if (total != m->len || n == 0)
+        fail(node, "a one-sided put whose runs do not hold its data");
+    pr->read.done = put_landed;
+    pr->node = node;
+    pr->cookie = m->cookie;
+    pr->nruns = n;
+    pr->tmp = n == 1 ? NULL : malloc(m->len);
+    if (n > 1 && pr->tmp == NULL) {
+        loom__log("out of memory carrying out a one-sided put; ending the job");
+        loom__net_abort(1, "out of memory");
+    }
+    void *local = pr->tmp ? pr->tmp : (void *)(uintptr_t)pr->runs[0].addr;
+    if (loom__net_rma_read(node, local, m->len, m->raddr, m->rkey, &pr->read) != 0) {
+        loom__log("out of memory reading a one-sided put; ending the job");
+        loom__net_abort(1, "out of memory");
+    }
+}
+
 /* LOCK: take it now, or queue the request for a release to grant. Counted in nwaiters (seq_cst)
  * before it is queued, so that a release after that sees it (lock.c's rule); a release before
  * may have missed it, so it is tried once more on its behalf, as a release would. */
@@ -247,6 +303,11 @@ static void request(int node, const struct loom_rma_msg *m, const char *rest, si
         free(v);
         break;
     }
+    case LOOM_RMA_M_PUT_READ:
+        if (m->nruns > restlen / sizeof(struct loom_rma_run))
+            fail(node, "a one-sided message that does not hold what it says");
+        put_read(node, m, rest);
+        break;
     case LOOM_RMA_M_LOCK:
         lock_request(node, &s->lock, (int)(m->flags & 1), m->cookie);
         break;

@@ -188,6 +188,10 @@ struct loom_win {
     _Atomic long pending;
     void *alloc;                    /* this rank's memory from MPI_Win_allocate, or NULL;
                                        written at creation, freed by MPI_Win_free */
+    int net;                        /* 1 when members run in several node processes: a flush
+                                       or MPI_Win_sync is then a keypoint (polls the network),
+                                       so that a rank that spins on them answers the others;
+                                       written at creation */
 };
 
 /* 1 if w is a live window handle. */

@@ -244,6 +244,7 @@ int loom__win_create(struct loom_comm *comm, int flavor, void **base, size_t siz
     w->rank = c->rank;
     w->size = sh->size;
     w->comm = c;
+    w->net = sh->net_id != 0;
     w->errh = &loom_mpi_errors_are_fatal;
     struct loom_win_seg *s = &sh->seg[w->rank];
     if (flavor == MPI_WIN_FLAVOR_SHARED)
