@@ -200,12 +200,14 @@ static int landed(void *arg)
 
 void loom__rma_flush(struct loom_win *w)
 {
-    /* a keypoint over several node processes: a rank that spins on a flush (a spin lock of
-     * compare-and-swap on its own memory) must still carry out the others' operations on it
-     * when nothing else polls (LOOM_PROGRESS=inline) */
-    if (w->net && loom__wait_progress)
-        loom__wait_progress();
-    if (loom__load_acquire(&w->pending) == 0)
+    if (loom__load_acquire(&w->pending) == 0) {
+        /* a keypoint over several node processes: a rank that spins on flushes with nothing
+         * in flight (a spin lock of compare-and-swap on its own memory) must still carry out
+         * the others' operations on it when nothing else polls (LOOM_PROGRESS=inline); a
+         * flush that waits polls anyway */
+        if (w->net && loom__wait_progress)
+            loom__wait_progress();
         return;
+    }
     loom__wait_until(&loom__self->event, landed, w);
 }
