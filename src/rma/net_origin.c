@@ -9,8 +9,10 @@
  * finish the record. The answer that brings it to 0 finishes it: completes the request, then
  * decrements the window's `pending` with release and wakes the origin, whose flush waits for
  * 0 with acquire, so that what the answers brought (a get's data) is in place after the
- * flush. The origin's data is packed into the request when it is posted: a put's buffer is
- * free as soon as the call returns. */
+ * flush. The origin's data is packed into the requests when they are posted, so a put's
+ * buffer is free as soon as the call returns; but a put larger than a message (put_by_read)
+ * exposes the buffer itself when it is contiguous, and the target's node process reads it
+ * later: that buffer is free after a flush, as the standard has it for every put. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
