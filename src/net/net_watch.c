@@ -45,8 +45,9 @@
  * (LOOM_PROGRESS_PLACEMENT: a free core of the rank's NUMA node by default), and acts for no
  * rank (loom__self is NULL): what it completes notifies its owner like any poller does.
  *
- * Who touches what: `pending`, `waiting`, `seq` and `asleep` are atomics (the protocol
- * below), changed by any thread; `stop` is written by the main thread, read by this one; the
+ * Who touches what: `pending`, `armed`, `waiting`, `seq` and `asleep` are atomics (the
+ * protocol below; `armed` only kicks when it leaves 0), changed by any thread; `hot` is the
+ * thread's own; `stop` is written by the main thread, read by this one; the
  * rest is written by the main thread before the thread starts and after it is joined. */
 #include <linux/futex.h>
 #include <pthread.h>

@@ -51,4 +51,8 @@ struct loom_rma_msg {
 void loom__rma_net_answered(uint64_t cookie, const void *data, size_t offset, size_t len);
 /* A GRANT reply to the lock request of `cookie` (rma/net_sync.c). */
 void loom__rma_net_granted(uint64_t cookie);
+/* No memory for what one-sided communication between node processes was `doing` (a message
+ * half sent, a reply owed): nothing can be taken back, so the whole job ends with one line
+ * (rma/net_target.c). */
+_Noreturn void loom__rma_net_nomem(const char *doing);
 #endif

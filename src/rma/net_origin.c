@@ -107,9 +107,7 @@ struct plan {
  * were: they cannot be taken back, so the job ends. */
 static _Noreturn void lost(void)
 {
-    loom__log("out of memory sending a one-sided operation to another node process; ending "
-              "the job");
-    loom__net_abort(1, "out of memory");
+    loom__rma_net_nomem("sending a one-sided operation to another node process");
 }
 
 /* The stream bytes of run i (u units of it taken) that fit in a piece holding nruns runs and
@@ -135,7 +133,9 @@ static void send_pieces(struct plan *p, const struct loom_rma_runs *R, struct ne
 {
     const size_t hdr = sizeof(struct loom_rma_msg), runsz = sizeof(struct loom_rma_run);
     size_t room = loom__net_eager_max() - hdr; /* checked: room for a run and an element */
-    char *buf = malloc(hdr + room);
+    /* the largest piece this operation makes: a small one's buffer is small */
+    size_t need = R->n * runsz + (p->carries ? p->ocount * p->ot->size : 0);
+    char *buf = malloc(hdr + (need < room ? need : room));
     if (buf == NULL && R->n > 0)
         lost();
     size_t i = 0, u = 0, off = 0;

@@ -46,11 +46,8 @@ static void send_sync(struct loom_win *w, int kind, int target, int origin, int 
     m.origin = origin;
     m.win = w->sh->net_id;
     m.cookie = (uint64_t)(uintptr_t)cookie;
-    if (loom__net_rma_send(node, 0, &m, sizeof m) != 0) {
-        loom__log("out of memory sending a one-sided synchronization to another node "
-                  "process; ending the job");
-        loom__net_abort(1, "out of memory");
-    }
+    if (loom__net_rma_send(node, 0, &m, sizeof m) != 0)
+        loom__rma_net_nomem("sending a one-sided synchronization to another node process");
 }
 
 void loom__rma_net_lock(struct loom_win *w, int r, int exclusive)

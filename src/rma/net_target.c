@@ -37,6 +37,12 @@ struct loom_rma_rwaiter {
     struct loom_rma_rwaiter *next;
 };
 
+_Noreturn void loom__rma_net_nomem(const char *doing)
+{
+    loom__log("out of memory %s; ending the job", doing);
+    loom__net_abort(1, "out of memory");
+}
+
 /* A message no loom node process sends: the job ends, naming the sender. */
 static _Noreturn void fail(int node, const char *why)
 {
@@ -61,10 +67,8 @@ static void reply(int node, uint32_t kind, uint64_t cookie, size_t offset, size_
         memcpy(buf, &m, sizeof m);
         rc = loom__net_rma_send(node, 1, buf, sizeof m + len);
     }
-    if (rc != 0) {
-        loom__log("out of memory answering a one-sided operation; ending the job");
-        loom__net_abort(1, "out of memory");
-    }
+    if (rc != 0)
+        loom__rma_net_nomem("answering a one-sided operation");
 }
 
 static void *object(int32_t id, enum loom_magic kind, int node)
@@ -88,10 +92,8 @@ static void acc_run(const struct loom_datatype *t, const struct loom_op *op, cha
     }
     size_t bytes = n * (size_t)t->extent;
     char *tin = in ? malloc(bytes) : NULL, *tout = out ? malloc(bytes) : NULL;
-    if ((in && !tin) || (out && !tout)) {
-        loom__log("out of memory carrying out a one-sided accumulate; ending the job");
-        loom__net_abort(1, "out of memory");
-    }
+    if ((in && !tin) || (out && !tout))
+        loom__rma_net_nomem("carrying out a one-sided accumulate");
     if (in)
         loom__dt_unpack(tin, t, n, in, 0, n * t->size);
     if (loom__rma_accumulate(tin, n, in ? t : NULL, tout, n, out ? t : NULL, p, n, t, op))
@@ -102,9 +104,20 @@ static void acc_run(const struct loom_datatype *t, const struct loom_op *op, cha
     free(tout);
 }
 
+/* Run i of a message's runs (read where they lie: nothing is copied or allocated for them). */
+static struct loom_rma_run run_at(const char *runs, uint64_t i)
+{
+    struct loom_rma_run r;
+    memcpy(&r, runs + i * sizeof r, sizeof r);
+    return r;
+}
+
+/* The answers small enough to be built on the poller's stack (a fetch-and-op's, a small
+ * get's); larger ones take the heap. */
+enum { SMALL_ANSWER = 256 };
+
 /* PUT, GET, ACC, GACC, CAS: carry out the piece, then answer it. */
-static void operate(int node, const struct loom_rma_msg *m, const struct loom_rma_run *runs,
-                    const char *data)
+static void operate(int node, const struct loom_rma_msg *m, const char *runs, const char *data)
 {
     const struct loom_datatype *t = NULL;
     const struct loom_op *op = NULL;
@@ -114,24 +127,25 @@ static void operate(int node, const struct loom_rma_msg *m, const struct loom_rm
         op = object(m->op, LOOM_MAGIC_OP, node);
     int fetch = m->kind == LOOM_RMA_M_GET || m->kind == LOOM_RMA_M_GACC ||
                 m->kind == LOOM_RMA_M_CAS;
+    _Alignas(16) char small[sizeof *m + SMALL_ANSWER];
     char *buf = NULL, *out = NULL;
     if (fetch) {
-        buf = malloc(sizeof *m + m->len);
-        if (buf == NULL) {
-            loom__log("out of memory answering a one-sided operation; ending the job");
-            loom__net_abort(1, "out of memory");
-        }
+        buf = m->len <= SMALL_ANSWER ? small : malloc(sizeof *m + m->len);
+        if (buf == NULL)
+            loom__rma_net_nomem("answering a one-sided operation");
         out = buf + sizeof *m;
     }
     if (m->kind == LOOM_RMA_M_CAS) {
-        loom__rma_compare_swap((char *)(uintptr_t)runs[0].addr, t, data, data + t->size, out);
+        loom__rma_compare_swap((char *)(uintptr_t)run_at(runs, 0).addr, t, data,
+                               data + t->size, out);
     } else {
         size_t unit = t ? t->size : 1, pos = 0;
         int carries = m->kind == LOOM_RMA_M_PUT || m->kind == LOOM_RMA_M_ACC ||
                       (m->kind == LOOM_RMA_M_GACC && (m->flags & 1));
         for (uint64_t i = 0; i < m->nruns; i++) {
-            char *p = (char *)(uintptr_t)runs[i].addr;
-            size_t n = (size_t)runs[i].n, bytes = n * unit;
+            struct loom_rma_run r = run_at(runs, i);
+            char *p = (char *)(uintptr_t)r.addr;
+            size_t n = (size_t)r.n, bytes = n * unit;
             if (pos + bytes > m->len)
                 fail(node, "a one-sided message whose runs exceed its data");
             if (m->kind == LOOM_RMA_M_PUT)
@@ -145,7 +159,8 @@ static void operate(int node, const struct loom_rma_msg *m, const struct loom_rm
     }
     reply(node, fetch ? LOOM_RMA_R_DATA : LOOM_RMA_R_ACK, m->cookie, m->offset,
           fetch ? m->len : 0, buf);
-    free(buf);
+    if (buf != small)
+        free(buf);
 }
 
 /* PUT_READ: a read of the origin's data in flight, into the target's memory (one run) or a
@@ -179,10 +194,8 @@ static void put_read(int node, const struct loom_rma_msg *m, const char *runs)
 {
     size_t n = (size_t)m->nruns, total = 0;
     struct put_read *pr = malloc(sizeof *pr + n * sizeof pr->runs[0]); /* freed when landed */
-    if (pr == NULL) {
-        loom__log("out of memory carrying out a one-sided put; ending the job");
-        loom__net_abort(1, "out of memory");
-    }
+    if (pr == NULL)
+        loom__rma_net_nomem("carrying out a one-sided put");
     memcpy(pr->runs, runs, n * sizeof pr->runs[0]);
     for (size_t i = 0; i < n; i++)
         total += pr->runs[i].n;
@@ -193,15 +206,11 @@ static void put_read(int node, const struct loom_rma_msg *m, const char *runs)
     pr->cookie = m->cookie;
     pr->nruns = n;
     pr->tmp = n == 1 ? NULL : malloc(m->len);
-    if (n > 1 && pr->tmp == NULL) {
-        loom__log("out of memory carrying out a one-sided put; ending the job");
-        loom__net_abort(1, "out of memory");
-    }
+    if (n > 1 && pr->tmp == NULL)
+        loom__rma_net_nomem("carrying out a one-sided put");
     void *local = pr->tmp ? pr->tmp : (void *)(uintptr_t)pr->runs[0].addr;
-    if (loom__net_rma_read(node, local, m->len, m->raddr, m->rkey, &pr->read) != 0) {
-        loom__log("out of memory reading a one-sided put; ending the job");
-        loom__net_abort(1, "out of memory");
-    }
+    if (loom__net_rma_read(node, local, m->len, m->raddr, m->rkey, &pr->read) != 0)
+        loom__rma_net_nomem("reading a one-sided put");
 }
 
 /* LOCK: take it now, or queue the request for a release to grant. Counted in nwaiters (seq_cst)
@@ -214,10 +223,8 @@ static void lock_request(int node, struct loom_rma_lock *l, int exclusive, uint6
         return;
     }
     struct loom_rma_rwaiter *me = malloc(sizeof *me); /* freed when granted */
-    if (me == NULL) {
-        loom__log("out of memory queueing a lock request; ending the job");
-        loom__net_abort(1, "out of memory");
-    }
+    if (me == NULL)
+        loom__rma_net_nomem("queueing a lock request");
     *me = (struct loom_rma_rwaiter){node, exclusive, cookie, NULL};
     loom__lock(&l->wl);
     atomic_fetch_add_explicit(&l->nwaiters, 1, memory_order_seq_cst);
@@ -259,11 +266,8 @@ static void posted(struct loom_win_shared *sh, int target, int origin)
     if (s->nrposts == s->caprposts) {
         int cap = s->caprposts ? 2 * s->caprposts : 4;
         int *v = realloc(s->rposts, (size_t)cap * sizeof *v); /* freed with the window */
-        if (v == NULL) {
-            loom__unlock(&s->expo_lock);
-            loom__log("out of memory receiving MPI_Win_post; ending the job");
-            loom__net_abort(1, "out of memory");
-        }
+        if (v == NULL)
+            loom__rma_net_nomem("receiving MPI_Win_post");
         s->rposts = v;
         s->caprposts = cap;
     }
@@ -291,16 +295,10 @@ static void request(int node, const struct loom_rma_msg *m, const char *rest, si
         int carries = m->kind != LOOM_RMA_M_GET &&
                       (m->kind != LOOM_RMA_M_GACC || (m->flags & 1));
         size_t data = m->kind == LOOM_RMA_M_CAS ? 2 * m->len : carries ? m->len : 0;
-        if (m->nruns > restlen / sizeof(struct loom_rma_run) || runs + data > restlen)
+        if (m->nruns > restlen / sizeof(struct loom_rma_run) || runs + data > restlen ||
+            (m->kind == LOOM_RMA_M_CAS && (m->nruns != 1 || m->len > LOOM_RMA_MAX_ELEM)))
             fail(node, "a one-sided message that does not hold what it says");
-        struct loom_rma_run *v = malloc(runs ? runs : 1); /* aligned copy */
-        if (v == NULL) {
-            loom__log("out of memory carrying out a one-sided operation; ending the job");
-            loom__net_abort(1, "out of memory");
-        }
-        memcpy(v, rest, runs);
-        operate(node, m, v, rest + runs);
-        free(v);
+        operate(node, m, rest, rest + runs);
         break;
     }
     case LOOM_RMA_M_PUT_READ:

@@ -21,6 +21,7 @@
 #include "core/rank.h"
 #include "dt/dt.h"
 #include "net/net.h"
+#include "rma/net_msg.h"
 #include "rma/rma.h"
 
 struct entry {
@@ -108,11 +109,8 @@ int loom__win_net_join(struct loom_comm *c, int flavor, void *base, size_t size,
     }
     int n = c->sh->size;
     struct part *all = malloc((size_t)n * sizeof *all);
-    if (all == NULL) { /* the exchange cannot be left: the others would wait for this one */
-        loom__log("out of memory creating a window over several node processes; ending the "
-                  "job");
-        loom__net_abort(1, "out of memory");
-    }
+    if (all == NULL) /* the exchange cannot be left: the others would wait for this one */
+        loom__rma_net_nomem("creating a window over several node processes");
     /* every member takes part in the exchange, even one that failed, so that all learn it */
     struct loom_coll_args a = {0};
     a.sbuf = &mine;

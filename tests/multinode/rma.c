@@ -20,7 +20,9 @@
  *     a compare-and-swap spin lock and exclusive-lock read-modify-writes (exact counters);
  *   - post-start-complete-wait with the neighbours, ended by MPI_Win_wait or MPI_Win_test;
  *   - under MPI_ERRORS_RETURN, a put past the end of another rank's window (MPI_ERR_RMA_RANGE)
- *     and a put outside any epoch (MPI_ERR_RMA_SYNC), the window working afterwards.
+ *     and a put outside any epoch (MPI_ERR_RMA_SYNC), the window working afterwards;
+ *     MPI_Win_allocate_shared over ranks of several node processes (MPI_ERR_RMA_SHARED) and
+ *     MPI_Win_shared_query of a rank whose memory is not shared (size 0, NULL).
  * A failed check (tests/support/abort_check.h) prints the rank, what and the values, then
  * MPI_Abort ends the whole job, so no rank is left waiting for one that stopped. Plain MPI,
  * checked against MPICH too (`mpicc -Itests/support`). Ranks are threads under loom: no
@@ -918,6 +920,60 @@ static void errors(struct ctx *c)
           "nothing)", c->left, got, ival(c->left, me, 1200), tail, POISON);
 }
 
+/* Shared memory between node processes: MPI_Win_allocate_shared over the whole job works when
+ * every rank shares this rank's memory (one node process) and is MPI_ERR_RMA_SHARED when some
+ * do not (several); MPI_Win_shared_query on a created window answers the memory of a rank
+ * that shares it and size 0 with a NULL base for one that does not. */
+static void shared_memory(struct ctx *c)
+{
+    MPI_Comm node;
+    int nnode = 0;
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    OK(MPI_Comm_size(node, &nnode));
+    MPI_Comm world; /* a copy with MPI_ERRORS_RETURN, so that a refusal comes back */
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &world));
+    OK(MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN));
+    int *base = NULL;
+    MPI_Win w = MPI_WIN_NULL;
+    int rc = MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, world, &base,
+                                     &w);
+    if (nnode == c->n) {
+        OK(rc);
+        OK(MPI_Win_free(&w));
+    } else {
+        expect_class(rc, MPI_ERR_RMA_SHARED,
+                     "MPI_Win_allocate_shared over ranks that share no memory");
+        CHECK_MSG(w == MPI_WIN_NULL, "a refused MPI_Win_allocate_shared left a window");
+    }
+#ifndef MPICH_VERSION
+    /* MPI 4.1 allows MPI_Win_shared_query on any flavor; MPICH 4.0.2 (checked) refuses every
+     * flavor but the shared one. Rank 0 is in another node process than the last rank when
+     * the job has several. */
+    int other = c->me == 0 ? c->last : 0, in_mine = 0;
+    MPI_Group wg, ng;
+    OK(MPI_Comm_group(MPI_COMM_WORLD, &wg));
+    OK(MPI_Comm_group(node, &ng));
+    int mapped;
+    OK(MPI_Group_translate_ranks(wg, 1, &other, ng, &mapped));
+    in_mine = mapped != MPI_UNDEFINED;
+    MPI_Aint size = -1;
+    int unit = -1;
+    void *qbase = (void *)&size;
+    OK(MPI_Win_shared_query(c->wi, other, &size, &unit, &qbase));
+    if (in_mine)
+        CHECK_MSG(size > 0 && qbase != NULL, "MPI_Win_shared_query of rank %d, which shares "
+                  "this rank's memory: size %ld, base %p", other, (long)size, qbase);
+    else
+        CHECK_MSG(size == 0 && qbase == NULL && unit == (int)sizeof(int), "MPI_Win_shared_query "
+                  "of rank %d, in another node process: size %ld, base %p, unit %d (expected 0, "
+                  "NULL, %d)", other, (long)size, qbase, unit, (int)sizeof(int));
+    OK(MPI_Group_free(&wg));
+    OK(MPI_Group_free(&ng));
+#endif
+    OK(MPI_Comm_free(&world));
+    OK(MPI_Comm_free(&node));
+}
+
 int main(int argc, char **argv)
 {
     OK(MPI_Init(&argc, &argv));
@@ -982,6 +1038,7 @@ int main(int argc, char **argv)
     contention(c);
     pscw(c);
     errors(c);
+    shared_memory(c);
 
     OK(MPI_Barrier(MPI_COMM_WORLD));
     MPI_Win *wins[5] = {&c->wi, &c->wd, &c->wb, &c->wa, &c->wu};
