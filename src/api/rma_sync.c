@@ -49,6 +49,20 @@ static const char *access_open(struct loom_win *w)
     return NULL;
 }
 
+/* After fn waited for this origin's operations: MPI_ERR_RMA_RANGE for the first of them that
+ * a target's node process refused (a dynamic window over several node processes, whose
+ * target memory is checked there: rma/net_target.c), else MPI_SUCCESS. */
+static int refusal(struct loom_win *w, const char *fn)
+{
+    int target;
+    uint64_t addr;
+    if (__builtin_expect(!loom__rma_net_refusal(w, &target, &addr), 1))
+        return MPI_SUCCESS;
+    return loom__win_error(w, fn, MPI_ERR_RMA_RANGE, "an operation on target %d at address "
+                           "%#llx was not carried out: it is not inside a region target %d "
+                           "attached", target, (unsigned long long)addr, target);
+}
+
 int loom__mpi_win_fence(int assert, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_fence";
@@ -63,7 +77,7 @@ int loom__mpi_win_fence(int assert, MPI_Win win)
     if (why != NULL)
         return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "%s", why);
     rc = loom__rma_fence(w, assert);
-    return rc ? loom__win_error_code(w, fn, rc) : MPI_SUCCESS;
+    return rc ? loom__win_error_code(w, fn, rc) : refusal(w, fn);
 }
 
 /* The window ranks of group's members, ascending, in *out (malloc'd) and their number; NULL
@@ -150,7 +164,7 @@ static int end_access(const char *fn, MPI_Win win, int bit, const char *what,
     if (!(atomic_load_explicit(&w->access, memory_order_relaxed) & bit))
         return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no %s is open", what);
     end(w);
-    return MPI_SUCCESS;
+    return refusal(w, fn);
 }
 
 int loom__mpi_win_complete(MPI_Win win)
@@ -257,7 +271,7 @@ static __attribute__((noinline)) int unlock_checked(int rank, MPI_Win win)
         return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "this origin holds no lock on target "
                                "%d (MPI_Win_lock first)", rank);
     loom__rma_unlock(w, rank);
-    return MPI_SUCCESS;
+    return refusal(w, fn);
 }
 
 /* The common lock: this origin's window, a lock type, no assertion but MPI_MODE_NOCHECK, a
@@ -291,7 +305,7 @@ __attribute__((always_inline)) inline int loom__mpi_win_lock(int lock_type, int 
 __attribute__((always_inline)) inline int loom__mpi_win_unlock(int rank, MPI_Win win)
 {
     if (__builtin_expect(loom__api_fast_ok() && loom__win_valid(win) &&
-                             win->owner == loom__self &&
+                             win->owner == loom__self && !win->net &&
                              (unsigned)rank < (unsigned)win->size &&
                              loom__rma_held(win, rank),
                          1)) {
@@ -357,7 +371,7 @@ static __attribute__((noinline)) int flush_checked(const char *fn, MPI_Win win, 
         return loom__win_error(w, fn, MPI_ERR_RMA_SYNC, "no passive-target epoch is open "
                                "(MPI_Win_lock or MPI_Win_lock_all)");
     loom__rma_flush(w);
-    return MPI_SUCCESS;
+    return refusal(w, fn);
 }
 
 /* The entry points keep only the common case, so that link-time optimization folds each into

@@ -5,7 +5,9 @@
  * under a read-write lock: every operation on a dynamic window reads it (is the target range
  * attached?), only the member itself writes it. Regions may not overlap (the standard makes
  * attaching overlapping memory erroneous; loom says so with MPI_ERR_RMA_ATTACH), so the
- * region that could hold an address is found by binary search. */
+ * region that could hold an address is found by binary search. Over several node processes
+ * a member's regions are known only in its own node process's shared half: the origin
+ * sends the address, and the target's node process checks it here (rma/net_target.c). */
 #include <stdlib.h>
 #include "core/error.h"
 #include "rma/rma.h"
@@ -24,9 +26,8 @@ static int after(const struct loom_win_seg *s, uintptr_t a)
     return lo;
 }
 
-int loom__rma_in_region(struct loom_win *w, int r, uintptr_t lo, uintptr_t hi)
+int loom__rma_in_region(struct loom_win_seg *s, uintptr_t lo, uintptr_t hi)
 {
-    struct loom_win_seg *s = &w->sh->seg[r];
     pthread_rwlock_rdlock(&s->regions_lock);
     int i = after(s, lo) - 1;
     int in = i >= 0 && hi >= lo &&

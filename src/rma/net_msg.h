@@ -28,6 +28,9 @@ enum loom_rma_msg_kind {
     LOOM_RMA_R_ACK,     /* replies: the piece of `cookie` was carried out */
     LOOM_RMA_R_DATA,    /* ... and here are its len bytes of stream at offset */
     LOOM_RMA_R_GRANT,   /* the lock asked for by `cookie` is held */
+    LOOM_RMA_R_REFUSED, /* the piece of `cookie` was not carried out: a dynamic window's
+                           target bytes from address `offset` are not inside a region the
+                           target attached */
 };
 
 struct loom_rma_msg {
@@ -43,12 +46,16 @@ struct loom_rma_msg {
     uint64_t len;       /* bytes of stream in this piece */
     uint64_t nruns;
     uint64_t raddr, rkey; /* PUT_READ: where the origin exposed the data */
+    uint64_t span_lo, span_hi; /* data kinds on a dynamic window: the whole operation's
+                                  target bytes, to lie inside one region attached there */
 };
 
 /* A reply to the operation of `cookie` (the origin's record): a DATA reply's len bytes of
  * stream at offset land where the operation's answers go; the last reply finishes the
  * operation (rma/net_origin.c). data NULL for an ACK. */
 void loom__rma_net_answered(uint64_t cookie, const void *data, size_t offset, size_t len);
+/* A REFUSED reply to a piece of `cookie`, for the memory at addr: counts as its answer. */
+void loom__rma_net_refused(uint64_t cookie, uint64_t addr);
 /* A GRANT reply to the lock request of `cookie` (rma/net_sync.c). */
 void loom__rma_net_granted(uint64_t cookie);
 /* No memory for what one-sided communication between node processes was `doing` (a message

@@ -13,6 +13,7 @@
  * buffer is free as soon as the call returns; but a put larger than a message (put_by_read)
  * exposes the buffer itself when it is contiguous, and the target's node process reads it
  * later: that buffer is free after a flush, as the standard has it for every put. */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 struct netop {
     _Atomic size_t left;
     struct loom_win *w;
+    int target;                  /* the window rank it goes to */
     struct loom_rank *owner;     /* whose flushes wait */
     struct loom_request *req;    /* NULL, or completed with the last answer */
     void *raddr;                 /* where DATA answers land: a get's origin buffer, a */
@@ -42,14 +44,15 @@ struct netop {
     void *tmp;
 };
 
-static struct netop *op_new(struct loom_win *w, struct loom_request *req, void *raddr,
-                            size_t rcount, struct loom_datatype *rt)
+static struct netop *op_new(struct loom_win *w, int target, struct loom_request *req,
+                            void *raddr, size_t rcount, struct loom_datatype *rt)
 {
     struct netop *o = malloc(sizeof *o); /* freed by its last answer */
     if (o == NULL)
         return NULL;
     atomic_init(&o->left, 1);
     o->w = w;
+    o->target = target;
     o->owner = loom__self;
     o->req = req;
     o->raddr = raddr;
@@ -90,6 +93,33 @@ void loom__rma_net_answered(uint64_t cookie, const void *data, size_t offset, si
     if (data != NULL && len > 0)
         loom__dt_unpack(o->raddr, o->rt, o->rcount, (const char *)data - offset, offset, len);
     answered(o);
+}
+
+void loom__rma_net_refused(uint64_t cookie, uint64_t addr)
+{
+    struct netop *o = (struct netop *)(uintptr_t)cookie;
+    struct loom_win *w = o->w; /* alive: o is still counted in its pending */
+    pthread_mutex_lock(&w->attr_lock);
+    if (!atomic_load_explicit(&w->refused, memory_order_relaxed)) {
+        w->refused_target = o->target;
+        w->refused_addr = addr;
+        atomic_store_explicit(&w->refused, 1, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&w->attr_lock);
+    answered(o); /* its release publishes the refusal to the flush that sees pending 0 */
+}
+
+int loom__rma_net_refusal(struct loom_win *w, int *target, uint64_t *addr)
+{
+    if (!atomic_load_explicit(&w->refused, memory_order_relaxed))
+        return 0;
+    pthread_mutex_lock(&w->attr_lock);
+    int was = atomic_load_explicit(&w->refused, memory_order_relaxed);
+    *target = w->refused_target;
+    *addr = w->refused_addr;
+    atomic_store_explicit(&w->refused, 0, memory_order_relaxed);
+    pthread_mutex_unlock(&w->attr_lock);
+    return was;
 }
 
 /* What one operation sends: its kind, where it goes, its element type and operation. */
@@ -172,6 +202,20 @@ static void send_pieces(struct plan *p, const struct loom_rma_runs *R, struct ne
     answered(o);
 }
 
+/* On a dynamic window, the target bytes of count elements of t at taddr, which the target's
+ * node process checks against the regions attached there (rma/net_target.c). The origin's
+ * check (rma/target.c) already refused a range that overflows. */
+static void plan_span(struct plan *p, const struct loom_win *w, const struct loom_datatype *t,
+                      size_t count, const char *taddr)
+{
+    ptrdiff_t lo, hi;
+    if (w->sh->flavor != MPI_WIN_FLAVOR_DYNAMIC || count == 0 || t->size == 0 ||
+        loom__rma_span(t, count, &lo, &hi) != 0)
+        return;
+    p->m.span_lo = (uint64_t)(uintptr_t)taddr + (uint64_t)lo;
+    p->m.span_hi = (uint64_t)(uintptr_t)taddr + (uint64_t)hi;
+}
+
 static void plan_init(struct plan *p, struct loom_win *w, int r, int kind)
 {
     memset(p, 0, sizeof *p);
@@ -234,11 +278,12 @@ static int issue(struct plan *p, struct loom_win *w, const struct loom_datatype 
                  struct loom_request *req, void *raddr, size_t rcount, struct loom_datatype *rt)
 {
     struct loom_rma_runs R;
+    plan_span(p, w, tt, tcount, taddr);
     int rc = loom__rma_runs(&R, tt, tcount, (uintptr_t)taddr, atom);
     if (rc == 0 && loom__net_eager_max() < sizeof(struct loom_rma_msg) +
                                                sizeof(struct loom_rma_run) + R.unit)
         rc = LOOM_ERR_NOMEM; /* no network message holds one element */
-    struct netop *o = rc == 0 ? op_new(w, req, raddr, rcount, rt) : NULL;
+    struct netop *o = rc == 0 ? op_new(w, p->m.target, req, raddr, rcount, rt) : NULL;
     if (rc == 0 && o == NULL)
         rc = LOOM_ERR_NOMEM;
     if (rc == 0 && !put_by_read(p, &R, o))
@@ -306,6 +351,7 @@ int loom__rma_net_cas(struct loom_win *w, int r, const void *origin, const void 
         return LOOM_ERR_TYPE;
     struct plan p;
     plan_init(&p, w, r, LOOM_RMA_M_CAS);
+    plan_span(&p, w, t, 1, taddr);
     struct cas_msg msg;
     memset(&msg, 0, sizeof msg);
     msg.m = p.m;
@@ -315,7 +361,7 @@ int loom__rma_net_cas(struct loom_win *w, int r, const void *origin, const void 
     msg.run = (struct loom_rma_run){(uintptr_t)taddr, 1};
     memcpy(msg.values, origin, t->size);
     memcpy(msg.values + t->size, compare, t->size);
-    struct netop *o = op_new(w, NULL, result, 1, t);
+    struct netop *o = op_new(w, r, NULL, result, 1, t);
     if (o == NULL)
         return LOOM_ERR_NOMEM;
     msg.m.cookie = (uint64_t)(uintptr_t)o;

@@ -112,12 +112,28 @@ static struct loom_rma_run run_at(const char *runs, uint64_t i)
     return r;
 }
 
+/* A dynamic window's target memory is known only here, where it was attached: a piece is
+ * carried out only when its whole operation's target bytes lie inside one region the target
+ * attached, as an origin of this node process checks (rma/target.c); every piece of an
+ * operation carries the same range, so all of them are refused or none. 1 when refused. */
+static int refused(int node, const struct loom_rma_msg *m, struct loom_win_seg *dyn)
+{
+    if (dyn == NULL || (m->span_lo < m->span_hi &&
+                        loom__rma_in_region(dyn, (uintptr_t)m->span_lo,
+                                            (uintptr_t)m->span_hi)))
+        return 0;
+    reply(node, LOOM_RMA_R_REFUSED, m->cookie, m->span_lo, 0, NULL);
+    return 1;
+}
+
 /* The answers small enough to be built on the poller's stack (a fetch-and-op's, a small
  * get's); larger ones take the heap. */
 enum { SMALL_ANSWER = 256 };
 
-/* PUT, GET, ACC, GACC, CAS: carry out the piece, then answer it. */
-static void operate(int node, const struct loom_rma_msg *m, const char *runs, const char *data)
+/* PUT, GET, ACC, GACC, CAS: carry out the piece, then answer it (dyn: the target's part of a
+ * dynamic window, else NULL). */
+static void operate(int node, const struct loom_rma_msg *m, const char *runs, const char *data,
+                    struct loom_win_seg *dyn)
 {
     const struct loom_datatype *t = NULL;
     const struct loom_op *op = NULL;
@@ -127,6 +143,8 @@ static void operate(int node, const struct loom_rma_msg *m, const char *runs, co
         op = object(m->op, LOOM_MAGIC_OP, node);
     int fetch = m->kind == LOOM_RMA_M_GET || m->kind == LOOM_RMA_M_GACC ||
                 m->kind == LOOM_RMA_M_CAS;
+    if (refused(node, m, dyn))
+        return;
     _Alignas(16) char small[sizeof *m + SMALL_ANSWER];
     char *buf = NULL, *out = NULL;
     if (fetch) {
@@ -190,9 +208,12 @@ static void put_landed(struct loom_net_read *read)
     free(pr);
 }
 
-static void put_read(int node, const struct loom_rma_msg *m, const char *runs)
+static void put_read(int node, const struct loom_rma_msg *m, const char *runs,
+                     struct loom_win_seg *dyn)
 {
     size_t n = (size_t)m->nruns, total = 0;
+    if (refused(node, m, dyn))
+        return;
     struct put_read *pr = malloc(sizeof *pr + n * sizeof pr->runs[0]); /* freed when landed */
     if (pr == NULL)
         loom__rma_net_nomem("carrying out a one-sided put");
@@ -285,6 +306,7 @@ static void request(int node, const struct loom_rma_msg *m, const char *rest, si
         m->origin >= sh->size || sh->seg[here].remote)
         fail(node, "a one-sided message for a window or rank this node process does not have");
     struct loom_win_seg *s = &sh->seg[m->target];
+    struct loom_win_seg *dyn = sh->flavor == MPI_WIN_FLAVOR_DYNAMIC ? s : NULL;
     switch (m->kind) {
     case LOOM_RMA_M_PUT:
     case LOOM_RMA_M_GET:
@@ -298,13 +320,13 @@ static void request(int node, const struct loom_rma_msg *m, const char *rest, si
         if (m->nruns > restlen / sizeof(struct loom_rma_run) || runs + data > restlen ||
             (m->kind == LOOM_RMA_M_CAS && (m->nruns != 1 || m->len > LOOM_RMA_MAX_ELEM)))
             fail(node, "a one-sided message that does not hold what it says");
-        operate(node, m, rest, rest + runs);
+        operate(node, m, rest, rest + runs, dyn);
         break;
     }
     case LOOM_RMA_M_PUT_READ:
         if (m->nruns > restlen / sizeof(struct loom_rma_run))
             fail(node, "a one-sided message that does not hold what it says");
-        put_read(node, m, rest);
+        put_read(node, m, rest, dyn);
         break;
     case LOOM_RMA_M_LOCK:
         lock_request(node, &s->lock, (int)(m->flags & 1), m->cookie);
@@ -349,6 +371,9 @@ void loom__rma_net_recv(int node, int reply_, const void *msg, size_t len)
         break;
     case LOOM_RMA_R_GRANT:
         loom__rma_net_granted(m.cookie);
+        break;
+    case LOOM_RMA_R_REFUSED:
+        loom__rma_net_refused(m.cookie, m.offset);
         break;
     default:
         fail(node, "a one-sided reply of an unknown kind");

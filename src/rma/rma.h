@@ -192,6 +192,15 @@ struct loom_win {
                                        or MPI_Win_sync is then a keypoint (polls the network),
                                        so that a rank that spins on them answers the others;
                                        written at creation */
+    /* A dynamic window over several node processes: the first operation of this origin that
+     * its target's node process refused (not inside a region attached there), kept for the
+     * next synchronization call to report. Written by the polling thread that gets the
+     * refusal, under attr_lock, before the operation leaves `pending` (release); read and
+     * cleared under attr_lock by the origin once its wait saw `pending` reach 0 (acquire);
+     * `refused` alone is also read without the lock (relaxed) as the common case's check. */
+    _Atomic int refused;
+    int refused_target;
+    uint64_t refused_addr;
 };
 
 /* 1 if w is a live window handle. */
@@ -251,6 +260,10 @@ int loom__rma_net_acc(struct loom_win *w, int r, const void *oaddr, size_t ocoun
                       struct loom_datatype *tt, struct loom_op *op, struct loom_request *req);
 int loom__rma_net_cas(struct loom_win *w, int r, const void *origin, const void *compare,
                       void *result, struct loom_datatype *t, char *taddr);
+/* After a wait for this origin's operations (a flush, an unlock, a fence, a complete): 1 and
+ * the target and address of the first operation that a target's node process refused since
+ * the last such call (a dynamic window's memory not attached there), forgetting it; else 0. */
+int loom__rma_net_refusal(struct loom_win *w, int *target, uint64_t *addr);
 /* Passive and generalized active target with a member of another node process: a lock
  * request waited for until granted (lock_all: of every such member, shared), an unlock, the
  * post of w->rank's epoch to origin r, the completion of this origin's epoch at target r. */
@@ -302,8 +315,11 @@ int loom__rma_target(struct loom_win *w, int r, MPI_Aint disp, size_t count,
  * that starts at base (0, or LOOM_ERR_RMA_ATTACH when none does). */
 int loom__rma_attach(struct loom_win *w, void *base, size_t size);
 int loom__rma_detach(struct loom_win *w, const void *base);
-/* 1 if [lo, hi) lies inside one region attached to r's part. */
-int loom__rma_in_region(struct loom_win *w, int r, uintptr_t lo, uintptr_t hi);
+/* The byte range [lo, hi) of count elements of t relative to their buffer address (target.c);
+ * 0, or -1 on overflow. count > 0. */
+int loom__rma_span(const struct loom_datatype *t, size_t count, ptrdiff_t *lo, ptrdiff_t *hi);
+/* 1 if [lo, hi) lies inside one region attached to part s. */
+int loom__rma_in_region(struct loom_win_seg *s, uintptr_t lo, uintptr_t hi);
 
 /* ---- epochs (epoch.c: fence and locks; pscw.c) ----------------------------------------- */
 

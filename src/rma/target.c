@@ -10,9 +10,7 @@
 #include "dt/dt.h"
 #include "rma/rma.h"
 
-/* The byte range [lo, hi) of count elements of t relative to their buffer address; 0, or -1
- * on overflow. count > 0. */
-static int span(const struct loom_datatype *t, size_t count, ptrdiff_t *lo, ptrdiff_t *hi)
+int loom__rma_span(const struct loom_datatype *t, size_t count, ptrdiff_t *lo, ptrdiff_t *hi)
 {
     ptrdiff_t reach;
     if (__builtin_mul_overflow((ptrdiff_t)(count - 1), t->extent, &reach))
@@ -32,14 +30,14 @@ int loom__rma_target(struct loom_win *w, int r, MPI_Aint disp, size_t count,
     const struct loom_win_seg *s = &w->sh->seg[r];
     ptrdiff_t lo = 0, hi = 0;
     int empty = count == 0 || t->size == 0;
-    if (!empty && span(t, count, &lo, &hi) != 0)
+    if (!empty && loom__rma_span(t, count, &lo, &hi) != 0)
         return LOOM_ERR_RMA_RANGE;
     if (w->sh->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         *addr = (char *)(uintptr_t)disp;
-        if (empty)
+        if (empty || s->remote) /* checked by the target's node process, which knows */
             return 0;
         uintptr_t a = (uintptr_t)disp;
-        return loom__rma_in_region(w, r, a + (uintptr_t)lo, a + (uintptr_t)hi)
+        return loom__rma_in_region(&w->sh->seg[r], a + (uintptr_t)lo, a + (uintptr_t)hi)
                    ? 0
                    : LOOM_ERR_RMA_RANGE;
     }

@@ -163,6 +163,7 @@ static struct loom_win *handle_new(void)
     atomic_init(&w->held, NULL);
     atomic_init(&w->exposing, 0);
     atomic_init(&w->pending, 0);
+    atomic_init(&w->refused, 0);
     return w;
 }
 
@@ -190,10 +191,6 @@ int loom__win_create(struct loom_comm *comm, int flavor, void **base, size_t siz
                      ptrdiff_t disp_unit, struct loom_info *info, struct loom_win **out)
 {
     *out = NULL;
-    /* a dynamic window's regions are known only where they are attached: not made over
-     * several node processes yet (MPI_Win_allocate_shared there is refused by the API) */
-    if (flavor == MPI_WIN_FLAVOR_DYNAMIC && comm->sh->spans_nodes)
-        loom__net_unsupported("a dynamic window");
     struct loom_comm *c = NULL;
     int rc = loom__comm_create(comm, comm->sh->group, &c);
     if (rc != 0)
