@@ -24,6 +24,7 @@
  *   put_bw_win        S    MB/s  W x MPI_Put S bytes; one MPI_Win_flush (W = 64, fewer above
  *                                1 MiB so that a window moves at most 64 MiB)
  *   acc_bw            S    MB/s  MPI_Accumulate(MPI_SUM) of S/8 MPI_DOUBLEs; MPI_Win_flush
+ *   get_bw            S    MB/s  MPI_Get S bytes; MPI_Win_flush   (one lock_all epoch)
  *
  * Bandwidth sizes: 8 B, 32 B, ... (powers of 4) up to the largest size (default 4 MiB), plus
  * 1 MiB and the largest size itself. MB/s is 10^6 bytes per second.
@@ -56,7 +57,7 @@
  *   -q  quick: 3 runs of about 2 ms per point (a smoke test, noisy numbers)
  *   -r  timed runs per point (default 7)
  *   -t  comma-separated test names from the table above, or lat (the 12 latency tests), bw
- *       (the 3 bandwidth tests), all (default)
+ *       (the 4 bandwidth tests), all (default)
  *   -m  the bandwidth tests at this one size only (a multiple of 8)
  *   -M  the largest size of the bandwidth sweep (default 4194304)
  *   -p  who does what (above)
@@ -85,7 +86,7 @@ enum test_id {
     T_GET_LOCK_SHARED, T_GET_LOCK_EXCL, T_GET_FLUSH,
     T_FETCH_OP, T_CAS,
     T_FENCE, T_LOCK_SHARED, T_LOCK_EXCL, T_LOCK_ALL,
-    T_PUT_BW, T_PUT_BW_WIN, T_ACC_BW,
+    T_PUT_BW, T_PUT_BW_WIN, T_ACC_BW, T_GET_BW,
     NTESTS
 };
 #define FIRST_BW T_PUT_BW
@@ -95,7 +96,7 @@ static const char *const test_names[NTESTS] = {
     "get_lock_shared", "get_lock_excl", "get_flush",
     "fetch_op", "cas",
     "fence", "lock_shared", "lock_excl", "lock_all",
-    "put_bw", "put_bw_win", "acc_bw",
+    "put_bw", "put_bw_win", "acc_bw", "get_bw",
 };
 
 enum pattern { P_PAIR, P_FANIN, P_RING };
@@ -245,14 +246,14 @@ static int is_put(int t)
 
 static int is_get(int t)
 {
-    return t == T_GET_LOCK_SHARED || t == T_GET_LOCK_EXCL || t == T_GET_FLUSH;
+    return t == T_GET_LOCK_SHARED || t == T_GET_LOCK_EXCL || t == T_GET_FLUSH || t == T_GET_BW;
 }
 
 /* Tests whose loop runs inside one lock_all epoch of the origin. */
 static int in_lock_all(int t)
 {
     return t == T_PUT_FLUSH || t == T_GET_FLUSH || t == T_FETCH_OP || t == T_CAS ||
-           t == T_PUT_BW || t == T_PUT_BW_WIN || t == T_ACC_BW;
+           t == T_PUT_BW || t == T_PUT_BW_WIN || t == T_ACC_BW || t == T_GET_BW;
 }
 
 /* Puts per flush in put_bw_win at `bytes`. */
@@ -367,6 +368,12 @@ static void ops(struct ctx *c, int t, long bytes, long n)
         }
         break;
     }
+    case T_GET_BW:
+        for (long i = 0; i < n; i++) {
+            MPI_Get(c->res, (int)bytes, MPI_BYTE, tg, d, (int)bytes, MPI_BYTE, win);
+            MPI_Win_flush(tg, win);
+        }
+        break;
     }
 }
 
@@ -396,7 +403,7 @@ static void prepare(struct ctx *c, int t, long bytes)
         } else {
             fill(c->buf, bytes, c->rank);
         }
-        memset(c->res, 0, LAT_BYTES);
+        memset(c->res, 0, (size_t)(t == T_GET_BW ? bytes : LAT_BYTES));
         c->cas_expect = 0;
         c->cas_ok = 0;
         c->fetched = -1;
@@ -415,7 +422,7 @@ static void verify(struct ctx *c, int t, long bytes, long issued)
     else
         MPI_Barrier(c->comm);
     if (c->origin && is_get(t))
-        check(c->res, LAT_BYTES, c->target, name, c->rank);
+        check(c->res, t == T_GET_BW ? bytes : LAT_BYTES, c->target, name, c->rank);
     if (c->origin && t == T_FETCH_OP && (c->fetched < 0 || c->fetched >= issued * c->n_origins)) {
         fprintf(stderr, "rma: fetch_op: rank %d fetched %lld (expected 0..%ld)\n", c->rank,
                 c->fetched, issued * c->n_origins - 1);

@@ -106,6 +106,7 @@ def rma_program(np, pattern, what, goals=()):
         'put_bw': bw('Put bandwidth: MPI_Put + MPI_Win_flush each'),
         'put_bw_win': bw('Put bandwidth: 64 MPI_Put (fewer above 1 MiB), then one flush'),
         'acc_bw': bw('Accumulate bandwidth: MPI_Accumulate(MPI_SUM, MPI_DOUBLE) + flush'),
+        'get_bw': bw('Get bandwidth: MPI_Get + MPI_Win_flush each'),
     }
     compare = {t: ('memcpy', 'memcpy ceiling') if m['better'] == 'higher'
                else ('latency_floor', 'one-copy floor') for t, m in tests.items()}

@@ -25,9 +25,18 @@ enum loom_rma_msg_kind {
     LOOM_RMA_M_COMPLETE, /* `origin` completed its access epoch at `target` */
     LOOM_RMA_M_PUT_READ, /* runs: a put larger than a message, whose len bytes of packed data
                             the target reads at (raddr, rkey) of the origin; answered by ACK */
+    LOOM_RMA_M_ACC_READ, /* the same for an accumulate (type, op): runs of elements, the data
+                            read into a buffer and accumulated from there; answered by ACK */
+    LOOM_RMA_M_GET_READ, /* runs: a get larger than a message; the target exposes its len
+                            bytes (its memory itself when one run, else a packed copy) and
+                            answers EXPOSED; the origin reads them, then sends GET_DONE */
+    LOOM_RMA_M_GET_DONE, /* the origin has read what the target's record `cookie` exposed:
+                            let it go; no answer */
     LOOM_RMA_R_ACK,     /* replies: the piece of `cookie` was carried out */
     LOOM_RMA_R_DATA,    /* ... and here are its len bytes of stream at offset */
     LOOM_RMA_R_GRANT,   /* the lock asked for by `cookie` is held */
+    LOOM_RMA_R_EXPOSED, /* the len bytes the GET_READ of `cookie` asked for are at (raddr,
+                           rkey); `offset` names the target's record, for GET_DONE */
     LOOM_RMA_R_REFUSED, /* the piece of `cookie` was not carried out: a dynamic window's
                            target bytes from address `offset` are not inside a region the
                            target attached */
@@ -45,7 +54,8 @@ struct loom_rma_msg {
     uint64_t offset;    /* this piece's first byte in the operation's stream */
     uint64_t len;       /* bytes of stream in this piece */
     uint64_t nruns;
-    uint64_t raddr, rkey; /* PUT_READ: where the origin exposed the data */
+    uint64_t raddr, rkey; /* PUT_READ, ACC_READ: where the origin exposed the data; EXPOSED:
+                             where the target did */
     uint64_t span_lo, span_hi; /* data kinds on a dynamic window: the whole operation's
                                   target bytes, to lie inside one region attached there */
 };
@@ -54,6 +64,8 @@ struct loom_rma_msg {
  * stream at offset land where the operation's answers go; the last reply finishes the
  * operation (rma/net_origin.c). data NULL for an ACK. */
 void loom__rma_net_answered(uint64_t cookie, const void *data, size_t offset, size_t len);
+/* An EXPOSED reply m from node process `node`: the origin reads the get's data. */
+void loom__rma_net_exposed(int node, const struct loom_rma_msg *m);
 /* A REFUSED reply to a piece of `cookie`, for the memory at addr: counts as its answer. */
 void loom__rma_net_refused(uint64_t cookie, uint64_t addr);
 /* A GRANT reply to the lock request of `cookie` (rma/net_sync.c). */

@@ -10,9 +10,10 @@
  * decrements the window's `pending` with release and wakes the origin, whose flush waits for
  * 0 with acquire, so that what the answers brought (a get's data) is in place after the
  * flush. The origin's data is packed into the requests when they are posted, so a put's
- * buffer is free as soon as the call returns; but a put larger than a message (put_by_read)
- * exposes the buffer itself when it is contiguous, and the target's node process reads it
- * later: that buffer is free after a flush, as the standard has it for every put. */
+ * buffer is free as soon as the call returns; but a put or an accumulate larger than a
+ * message (by_read) exposes the buffer itself when it is contiguous, and the target's node
+ * process reads it later: that buffer is free after a flush, as the standard has it for every
+ * put and accumulate. */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +40,7 @@ struct netop {
     void *raddr;                 /* where DATA answers land: a get's origin buffer, a */
     size_t rcount;               /* fetching accumulate's result buffer */
     struct loom_datatype *rt;
+    int acc_read;                /* an accumulate read by the target: counted in acc_reads */
     int exposed;                 /* a put read by the target: its data's registration, and */
     struct loom_net_region region; /* the packed copy of a noncontiguous origin (or NULL) */
     void *tmp;
@@ -58,6 +60,7 @@ static struct netop *op_new(struct loom_win *w, int target, struct loom_request 
     o->raddr = raddr;
     o->rcount = rcount;
     o->rt = rt;
+    o->acc_read = 0;
     o->exposed = 0;
     o->tmp = NULL;
     if (rt)
@@ -78,6 +81,8 @@ static void answered(struct netop *o)
     free(o->tmp);
     if (o->req)
         loom__req_complete(o->req);
+    if (o->acc_read) /* release: as pending's below */
+        loom__fetch_sub_acq_rel(&o->w->acc_reads, 1);
     struct loom_rank *owner = o->owner;
     _Atomic long *pending = &o->w->pending;
     free(o);
@@ -226,14 +231,14 @@ static void plan_init(struct plan *p, struct loom_win *w, int r, int kind)
     p->node = w->sh->seg[r].node;
 }
 
-/* A put whose data takes more than one message, and whose runs fit in one: exposed (the
- * origin's buffer itself when contiguous, else a packed copy) for the target's node process
- * to read, as loom's rendezvous does for messages. 1 when sent so; 0 to send pieces instead
- * (the runs do not fit, or the data cannot be exposed). */
-static int put_by_read(struct plan *p, const struct loom_rma_runs *R, struct netop *o)
+/* A put or an accumulate whose data takes more than one message, and whose runs fit in one:
+ * exposed (the origin's buffer itself when contiguous, else a packed copy) for the target's
+ * node process to read, as loom's rendezvous does for messages. 1 when sent so; 0 to send
+ * pieces instead (the runs do not fit, or the data cannot be exposed). */
+static int by_read(struct plan *p, const struct loom_rma_runs *R, struct netop *o)
 {
     const size_t hdr = sizeof(struct loom_rma_msg), runsz = sizeof(struct loom_rma_run);
-    if (p->m.kind != LOOM_RMA_M_PUT)
+    if ((p->m.kind != LOOM_RMA_M_PUT && p->m.kind != LOOM_RMA_M_ACC) || !p->carries)
         return 0;
     size_t room = loom__net_eager_max() - hdr, len = p->ocount * p->ot->size;
     if (len + runsz <= room || R->n * runsz > room)
@@ -251,11 +256,15 @@ static int put_by_read(struct plan *p, const struct loom_rma_runs *R, struct net
         return 0;
     }
     o->exposed = 1;
+    if (p->m.kind == LOOM_RMA_M_ACC) {
+        o->acc_read = 1;
+        loom__fetch_add_relaxed(&o->w->acc_reads, 1);
+    }
     char *buf = malloc(hdr + R->n * runsz);
     if (buf == NULL)
         lost();
     struct loom_rma_msg m = p->m;
-    m.kind = LOOM_RMA_M_PUT_READ;
+    m.kind = p->m.kind == LOOM_RMA_M_PUT ? LOOM_RMA_M_PUT_READ : LOOM_RMA_M_ACC_READ;
     m.cookie = (uint64_t)(uintptr_t)o;
     m.len = len;
     m.nruns = R->n;
@@ -269,6 +278,80 @@ static int put_by_read(struct plan *p, const struct loom_rma_runs *R, struct net
     free(buf);
     answered(o);
     return 1;
+}
+
+/* A get whose data takes more than one message, and whose runs fit in one: the target's node
+ * process exposes the data and this one reads it (loom__rma_net_exposed), into the origin's
+ * buffer when it is contiguous, else into a copy unpacked when it lands. 1 when sent so; 0
+ * to send pieces instead. */
+static int get_by_read(struct plan *p, const struct loom_rma_runs *R, struct netop *o)
+{
+    const size_t hdr = sizeof(struct loom_rma_msg), runsz = sizeof(struct loom_rma_run);
+    if (p->m.kind != LOOM_RMA_M_GET)
+        return 0;
+    size_t room = loom__net_eager_max() - hdr, len = o->rcount * o->rt->size;
+    if (len <= room || R->n * runsz > room)
+        return 0;
+    if (!o->rt->contig && (o->tmp = malloc(len)) == NULL)
+        return 0;
+    char *buf = malloc(hdr + R->n * runsz);
+    if (buf == NULL)
+        lost();
+    struct loom_rma_msg m = p->m;
+    m.kind = LOOM_RMA_M_GET_READ;
+    m.cookie = (uint64_t)(uintptr_t)o;
+    m.len = len;
+    m.nruns = R->n;
+    memcpy(buf, &m, hdr);
+    memcpy(buf + hdr, R->v, R->n * runsz);
+    atomic_fetch_add_explicit(&o->left, 1, memory_order_relaxed);
+    if (loom__net_rma_send(p->node, 0, buf, hdr + R->n * runsz) != 0)
+        lost();
+    free(buf);
+    answered(o);
+    return 1;
+}
+
+/* The read of a get's data that the target's node process exposed. Freed when it lands. */
+struct get_read {
+    struct loom_net_read read; /* first: what the completion calls */
+    struct netop *o;
+    int node;
+    size_t len;
+    struct loom_rma_msg done;  /* the GET_DONE that lets the target's copy go */
+};
+
+static void get_landed(struct loom_net_read *read)
+{
+    struct get_read *g = (struct get_read *)read;
+    struct netop *o = g->o;
+    if (o->tmp)
+        loom__dt_unpack(o->raddr, o->rt, o->rcount, o->tmp, 0, g->len);
+    if (loom__net_rma_send(g->node, 0, &g->done, sizeof g->done) != 0)
+        lost();
+    free(g);
+    answered(o); /* the answer of its GET_READ */
+}
+
+void loom__rma_net_exposed(int node, const struct loom_rma_msg *m)
+{
+    struct netop *o = (struct netop *)(uintptr_t)m->cookie;
+    struct get_read *g = malloc(sizeof *g); /* freed when landed */
+    if (g == NULL)
+        loom__rma_net_nomem("reading a one-sided get");
+    g->read.done = get_landed;
+    g->o = o;
+    g->node = node;
+    g->len = (size_t)m->len;
+    memset(&g->done, 0, sizeof g->done);
+    g->done.kind = LOOM_RMA_M_GET_DONE;
+    g->done.target = o->target;
+    g->done.origin = o->w->rank;
+    g->done.win = o->w->sh->net_id;
+    g->done.cookie = m->offset;
+    void *local = o->tmp ? o->tmp : (char *)o->raddr + o->rt->true_lb;
+    if (loom__net_rma_read(node, local, g->len, m->raddr, m->rkey, &g->read) != 0)
+        loom__rma_net_nomem("reading a one-sided get");
 }
 
 /* The runs of the target side, or why not; then the operation's record (nothing is sent
@@ -286,7 +369,7 @@ static int issue(struct plan *p, struct loom_win *w, const struct loom_datatype 
     struct netop *o = rc == 0 ? op_new(w, p->m.target, req, raddr, rcount, rt) : NULL;
     if (rc == 0 && o == NULL)
         rc = LOOM_ERR_NOMEM;
-    if (rc == 0 && !put_by_read(p, &R, o))
+    if (rc == 0 && !by_read(p, &R, o) && !get_by_read(p, &R, o))
         send_pieces(p, &R, o);
     free(R.v);
     return rc;
@@ -307,6 +390,23 @@ int loom__rma_net_xfer(struct loom_win *w, int r, int get, void *oaddr, size_t o
                  get ? ot : NULL);
 }
 
+static int acc_reads_done(void *arg)
+{
+    struct loom_win *w = arg;
+    return loom__load_acquire(&w->acc_reads) == 0; /* pairs with the release in answered() */
+}
+
+/* Accumulates of one origin on a target are carried out in the order they were issued (the
+ * default accumulate_ordering, which loom always keeps). Messages from one node process are
+ * carried out in order, but an accumulate read by the target (by_read) is applied when its
+ * read lands, which may be after later messages: so an accumulate waits until this origin's
+ * read accumulates have been answered. */
+static void acc_in_order(struct loom_win *w)
+{
+    if (loom__load_relaxed(&w->acc_reads) != 0)
+        loom__wait_until(&loom__self->event, acc_reads_done, w);
+}
+
 /* The fixed Fortran handle of a predefined object: the same number in every node process. */
 static int32_t fixed_id(void *obj)
 {
@@ -323,6 +423,7 @@ int loom__rma_net_acc(struct loom_win *w, int r, const void *oaddr, size_t ocoun
     int32_t type = et ? fixed_id((void *)et) : -1, opid = fixed_id(op);
     if (type < 0 || opid < 0)
         return LOOM_ERR_TYPE; /* checked before: a predefined type and operation */
+    acc_in_order(w);
     struct plan p;
     plan_init(&p, w, r, rt ? LOOM_RMA_M_GACC : LOOM_RMA_M_ACC);
     p.m.type = type;
@@ -349,6 +450,7 @@ int loom__rma_net_cas(struct loom_win *w, int r, const void *origin, const void 
     int32_t type = fixed_id(t);
     if (type < 0)
         return LOOM_ERR_TYPE;
+    acc_in_order(w);
     struct plan p;
     plan_init(&p, w, r, LOOM_RMA_M_CAS);
     plan_span(&p, w, t, 1, taddr);

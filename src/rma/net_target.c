@@ -181,57 +181,123 @@ static void operate(int node, const struct loom_rma_msg *m, const char *runs, co
         free(buf);
 }
 
-/* PUT_READ: a read of the origin's data in flight, into the target's memory (one run) or a
- * copy to scatter over the runs once it has landed. Freed by its completion, which the
- * polling thread runs. */
-struct put_read {
+/* PUT_READ, ACC_READ: a read of the origin's data in flight, into the target's memory (a put
+ * of one run) or a copy to scatter over the runs, or to accumulate from, once it has landed.
+ * Freed by its completion, which the polling thread runs. */
+struct data_read {
     struct loom_net_read read; /* first: what the completion calls */
     int node;
     uint64_t cookie;
-    char *tmp;                 /* NULL when the read lands in place */
+    const struct loom_datatype *t; /* an accumulate's element type and operation; NULL for */
+    const struct loom_op *op;      /* a put (its runs count bytes) */
+    char *tmp;                     /* NULL when the read lands in place */
     size_t nruns;
-    struct loom_rma_run runs[]; /* bytes */
+    struct loom_rma_run runs[];
 };
 
-static void put_landed(struct loom_net_read *read)
+static void data_landed(struct loom_net_read *read)
 {
-    struct put_read *pr = (struct put_read *)read;
-    if (pr->tmp) {
-        size_t pos = 0;
-        for (size_t i = 0; i < pr->nruns; i++) {
-            memcpy((char *)(uintptr_t)pr->runs[i].addr, pr->tmp + pos, pr->runs[i].n);
-            pos += pr->runs[i].n;
-        }
-        free(pr->tmp);
+    struct data_read *dr = (struct data_read *)read;
+    size_t pos = 0, unit = dr->t ? dr->t->size : 1;
+    for (size_t i = 0; dr->tmp != NULL && i < dr->nruns; i++) {
+        char *p = (char *)(uintptr_t)dr->runs[i].addr;
+        size_t n = (size_t)dr->runs[i].n;
+        if (dr->t)
+            acc_run(dr->t, dr->op, p, dr->tmp + pos, NULL, n, dr->node);
+        else
+            memcpy(p, dr->tmp + pos, n);
+        pos += n * unit;
     }
-    reply(pr->node, LOOM_RMA_R_ACK, pr->cookie, 0, 0, NULL);
-    free(pr);
+    free(dr->tmp);
+    reply(dr->node, LOOM_RMA_R_ACK, dr->cookie, 0, 0, NULL);
+    free(dr);
 }
 
-static void put_read(int node, const struct loom_rma_msg *m, const char *runs,
-                     struct loom_win_seg *dyn)
+static void data_read(int node, const struct loom_rma_msg *m, const char *runs,
+                      struct loom_win_seg *dyn)
+{
+    size_t n = (size_t)m->nruns, total = 0;
+    const struct loom_datatype *t = NULL;
+    const struct loom_op *op = NULL;
+    if (m->kind == LOOM_RMA_M_ACC_READ) {
+        t = object(m->type, LOOM_MAGIC_DATATYPE, node);
+        op = object(m->op, LOOM_MAGIC_OP, node);
+    }
+    if (refused(node, m, dyn))
+        return;
+    struct data_read *dr = malloc(sizeof *dr + n * sizeof dr->runs[0]); /* freed when landed */
+    if (dr == NULL)
+        loom__rma_net_nomem("carrying out a one-sided put or accumulate");
+    memcpy(dr->runs, runs, n * sizeof dr->runs[0]);
+    for (size_t i = 0; i < n; i++)
+        total += dr->runs[i].n;
+    if (n == 0 || (t ? total > m->len / t->size || total * t->size != m->len : total != m->len))
+        fail(node, "a one-sided put or accumulate whose runs do not hold its data");
+    dr->read.done = data_landed;
+    dr->node = node;
+    dr->cookie = m->cookie;
+    dr->t = t;
+    dr->op = op;
+    dr->nruns = n;
+    dr->tmp = n == 1 && t == NULL ? NULL : malloc(m->len);
+    if (dr->tmp == NULL && (n > 1 || t != NULL))
+        loom__rma_net_nomem("carrying out a one-sided put or accumulate");
+    void *local = dr->tmp ? dr->tmp : (void *)(uintptr_t)dr->runs[0].addr;
+    if (loom__net_rma_read(node, local, m->len, m->raddr, m->rkey, &dr->read) != 0)
+        loom__rma_net_nomem("reading a one-sided put or accumulate");
+}
+
+/* GET_READ: the data a get asks for, exposed until the origin has read it (GET_DONE). */
+struct lent {
+    struct loom_net_region region;
+    char *tmp; /* a packed copy of several runs, or NULL: the target's memory itself */
+};
+
+static void get_expose(int node, const struct loom_rma_msg *m, const char *runs,
+                       struct loom_win_seg *dyn)
 {
     size_t n = (size_t)m->nruns, total = 0;
     if (refused(node, m, dyn))
         return;
-    struct put_read *pr = malloc(sizeof *pr + n * sizeof pr->runs[0]); /* freed when landed */
-    if (pr == NULL)
-        loom__rma_net_nomem("carrying out a one-sided put");
-    memcpy(pr->runs, runs, n * sizeof pr->runs[0]);
     for (size_t i = 0; i < n; i++)
-        total += pr->runs[i].n;
-    if (total != m->len || n == 0)
-        fail(node, "a one-sided put whose runs do not hold its data");
-    pr->read.done = put_landed;
-    pr->node = node;
-    pr->cookie = m->cookie;
-    pr->nruns = n;
-    pr->tmp = n == 1 ? NULL : malloc(m->len);
-    if (n > 1 && pr->tmp == NULL)
-        loom__rma_net_nomem("carrying out a one-sided put");
-    void *local = pr->tmp ? pr->tmp : (void *)(uintptr_t)pr->runs[0].addr;
-    if (loom__net_rma_read(node, local, m->len, m->raddr, m->rkey, &pr->read) != 0)
-        loom__rma_net_nomem("reading a one-sided put");
+        total += (size_t)run_at(runs, i).n;
+    if (n == 0 || total != m->len)
+        fail(node, "a one-sided get whose runs do not hold its data");
+    struct lent *l = malloc(sizeof *l); /* freed by GET_DONE */
+    if (l == NULL)
+        loom__rma_net_nomem("exposing a one-sided get's data");
+    l->tmp = NULL;
+    const void *data = (const void *)(uintptr_t)run_at(runs, 0).addr;
+    if (n > 1) {
+        if ((l->tmp = malloc(m->len)) == NULL)
+            loom__rma_net_nomem("exposing a one-sided get's data");
+        size_t pos = 0;
+        for (size_t i = 0; i < n; i++) {
+            struct loom_rma_run r = run_at(runs, i);
+            memcpy(l->tmp + pos, (const void *)(uintptr_t)r.addr, (size_t)r.n);
+            pos += (size_t)r.n;
+        }
+        data = l->tmp;
+    }
+    if (loom__net_expose(data, m->len, &l->region) != 0)
+        loom__rma_net_nomem("exposing a one-sided get's data");
+    struct loom_rma_msg a = {0};
+    a.kind = LOOM_RMA_R_EXPOSED;
+    a.cookie = m->cookie;
+    a.offset = (uint64_t)(uintptr_t)l;
+    a.len = m->len;
+    a.raddr = l->region.addr;
+    a.rkey = l->region.key;
+    if (loom__net_rma_send(node, 1, &a, sizeof a) != 0)
+        loom__rma_net_nomem("answering a one-sided get");
+}
+
+static void get_done(const struct loom_rma_msg *m)
+{
+    struct lent *l = (struct lent *)(uintptr_t)m->cookie;
+    loom__net_unexpose(&l->region);
+    free(l->tmp);
+    free(l);
 }
 
 /* LOCK: take it now, or queue the request for a release to grant. Counted in nwaiters (seq_cst)
@@ -324,9 +390,18 @@ static void request(int node, const struct loom_rma_msg *m, const char *rest, si
         break;
     }
     case LOOM_RMA_M_PUT_READ:
+    case LOOM_RMA_M_ACC_READ:
         if (m->nruns > restlen / sizeof(struct loom_rma_run))
             fail(node, "a one-sided message that does not hold what it says");
-        put_read(node, m, rest, dyn);
+        data_read(node, m, rest, dyn);
+        break;
+    case LOOM_RMA_M_GET_READ:
+        if (m->nruns > restlen / sizeof(struct loom_rma_run))
+            fail(node, "a one-sided message that does not hold what it says");
+        get_expose(node, m, rest, dyn);
+        break;
+    case LOOM_RMA_M_GET_DONE:
+        get_done(m);
         break;
     case LOOM_RMA_M_LOCK:
         lock_request(node, &s->lock, (int)(m->flags & 1), m->cookie);
@@ -371,6 +446,9 @@ void loom__rma_net_recv(int node, int reply_, const void *msg, size_t len)
         break;
     case LOOM_RMA_R_GRANT:
         loom__rma_net_granted(m.cookie);
+        break;
+    case LOOM_RMA_R_EXPOSED:
+        loom__rma_net_exposed(node, &m);
         break;
     case LOOM_RMA_R_REFUSED:
         loom__rma_net_refused(m.cookie, m.offset);

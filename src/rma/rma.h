@@ -186,6 +186,10 @@ struct loom_win {
      * thread, decremented (release) by the task that lands the last chunk; a flush waits for
      * 0 (acquire). */
     _Atomic long pending;
+    /* Of those, accumulates that a target's node process reads before it applies them
+     * (rma/net_origin.c by_read): a later accumulate of this origin waits for 0 (acquire), so
+     * that accumulates stay in order. Same protocol as pending. */
+    _Atomic long acc_reads;
     void *alloc;                    /* this rank's memory from MPI_Win_allocate, or NULL;
                                        written at creation, freed by MPI_Win_free */
     int net;                        /* 1 when members run in several node processes: a flush

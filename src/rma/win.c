@@ -22,7 +22,6 @@
 #include "core/error.h"
 #include "core/quarantine.h"
 #include "core/rank.h"
-#include "net/net.h"
 #include "rma/rma.h"
 
 /* What a member brings to the creation. */
@@ -164,6 +163,7 @@ static struct loom_win *handle_new(void)
     atomic_init(&w->exposing, 0);
     atomic_init(&w->pending, 0);
     atomic_init(&w->refused, 0);
+    atomic_init(&w->acc_reads, 0);
     return w;
 }
 

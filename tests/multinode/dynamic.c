@@ -7,13 +7,16 @@
  *     rank (the pair type's hole must not split an element), fetch-and-add tickets on rank 0
  *     (distinct, complete), compare-and-swap on the last rank (one winner);
  *   - lock_all: a 1 MiB put into the right neighbour (larger than any message, so read by the
- *     target's node process), flushed, got back in pieces and compared; a strided get;
+ *     target's node process), flushed, got back (exposed by the target's node process, read by
+ *     this one) and compared; a strided get of 64 KiB in 64 runs; a small strided get;
  *   - under MPI_ERRORS_RETURN, operations on memory the target did not attach (across the end
  *     of a region, inside the detached one; puts, gets, accumulates, compare-and-swap, a large
  *     put and a large get): the error class is MPI_ERR_RMA_RANGE, from the call itself when
  *     the target shares this rank's node process, else from the synchronization call that
  *     waits for it (flush, unlock, fence), once; the target's memory keeps its poison and the
- *     origin's result buffers theirs; the window works afterwards.
+ *     origin's result buffers theirs; the window works afterwards;
+ *   - accumulate ordering: a 1 MiB accumulate, then at once a fetch and a replace, which see
+ *     it done, then a strided accumulate of 128 KiB (64 runs in one request).
  * Every value is computed from the rank numbers. A failed check (tests/support/abort_check.h)
  * ends the whole job. Ranks are threads under loom: no writable globals. At least 2 ranks. */
 #include <mpi.h>
@@ -163,8 +166,19 @@ static void passive_part(struct ctx *c)
     OK(MPI_Get(strided, NPUT / 2, MPI_INT, c->left, c->aR[c->left] + PUT_AT * (MPI_Aint)sizeof(int),
                1, every_other, c->w));
     OK(MPI_Win_flush_all(c->w));
-    OK(MPI_Win_unlock_all(c->w));
     CHECK_MSG(memcmp(src, back, BIGB) == 0, "the 1 MiB got back from %d differs", c->right);
+    /* 64 blocks of 1 KiB, every other one, into a contiguous buffer: many runs, one stream */
+    MPI_Datatype halves;
+    OK(MPI_Type_vector(64, 1024, 2048, MPI_BYTE, &halves));
+    OK(MPI_Type_commit(&halves));
+    OK(MPI_Get(back, 64 * 1024, MPI_BYTE, c->right, c->aG[c->right], 1, halves, c->w));
+    OK(MPI_Win_flush(c->right, c->w));
+    OK(MPI_Win_unlock_all(c->w));
+    OK(MPI_Type_free(&halves));
+    for (size_t k = 0; k < 64 * 1024; k++)
+        if (back[k] != bval(c->me, k / 1024 * 2048 + k % 1024))
+            CHECK_MSG(0, "byte %zu of a strided get from %d is %d, expected %d", k, c->right,
+                      back[k], bval(c->me, k / 1024 * 2048 + k % 1024));
     /* the left neighbour's ints hold what its own left neighbour put */
     int ll = (c->left - 1 + c->n) % c->n;
     for (int k = 0; k < NPUT / 2; k++)
@@ -243,6 +257,48 @@ static void errors_part(struct ctx *c, int local)
     free(big);
 }
 
+/* Accumulates of one origin on one target are carried out in order (the default
+ * accumulate_ordering), however large: 1 MiB of doubles summed into the right neighbour's large
+ * region (read by the target's node process when it lies in another), then at once, without a
+ * flush, a fetch of its last element and a replace of its first. This rank is the only origin
+ * on that region. */
+static void acc_order_part(struct ctx *c)
+{
+    enum { ND_BIG = BIGB / sizeof(double), NSB = 64, SB = 256 };
+    double *ones = malloc(BIGB), *zeros = calloc(ND_BIG, sizeof(double));
+    double last = -1.0, five = 5.0, unused = 0.0;
+    CHECK_MSG(ones && zeros, "no memory");
+    for (int k = 0; k < ND_BIG; k++)
+        ones[k] = 1.0;
+    MPI_Aint at = c->aG[c->right], at_last = at + (ND_BIG - 1) * (MPI_Aint)sizeof(double);
+    OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, c->right, 0, c->w));
+    OK(MPI_Put(zeros, ND_BIG, MPI_DOUBLE, c->right, at, ND_BIG, MPI_DOUBLE, c->w));
+    OK(MPI_Win_flush(c->right, c->w)); /* a put and an accumulate are not ordered */
+    OK(MPI_Accumulate(ones, ND_BIG, MPI_DOUBLE, c->right, at, ND_BIG, MPI_DOUBLE, MPI_SUM, c->w));
+    OK(MPI_Fetch_and_op(&unused, &last, MPI_DOUBLE, c->right, at_last, MPI_NO_OP, c->w));
+    OK(MPI_Accumulate(&five, 1, MPI_DOUBLE, c->right, at, 1, MPI_DOUBLE, MPI_REPLACE, c->w));
+    /* 2 into every other block of SB doubles: many runs in one request, read as one stream */
+    MPI_Datatype blocks;
+    OK(MPI_Type_vector(NSB, SB, 2 * SB, MPI_DOUBLE, &blocks));
+    OK(MPI_Type_commit(&blocks));
+    for (int k = 0; k < NSB * SB; k++)
+        ones[k] = 2.0;
+    OK(MPI_Accumulate(ones, NSB * SB, MPI_DOUBLE, c->right, at, 1, blocks, MPI_SUM, c->w));
+    OK(MPI_Win_unlock(c->right, c->w));
+    OK(MPI_Type_free(&blocks));
+    CHECK_MSG(last == 1.0, "a fetch after a 1 MiB accumulate read %g, expected 1", last);
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    const double *g = (const double *)(void *)c->G;
+    for (int k = 0; k < ND_BIG; k++) {
+        double want = (k == 0 ? 5.0 : 1.0) + (k < 2 * NSB * SB && k / SB % 2 == 0 ? 2.0 : 0.0);
+        if (g[k] != want)
+            CHECK_MSG(0, "double %d of the large region is %g after the accumulates from %d, "
+                      "expected %g", k, g[k], c->left, want);
+    }
+    free(ones);
+    free(zeros);
+}
+
 /* 1 when rank t shares this rank's node process (MPI_COMM_TYPE_SHARED). */
 static int same_node(int t)
 {
@@ -302,6 +358,8 @@ int main(int argc, char **argv)
     OK(MPI_Win_detach(c->w, c->D));
     OK(MPI_Barrier(MPI_COMM_WORLD)); /* every D is detached before anyone reaches for one */
     errors_part(c, same_node(c->right));
+    OK(MPI_Barrier(MPI_COMM_WORLD)); /* every rank has checked its large region */
+    acc_order_part(c);
     OK(MPI_Barrier(MPI_COMM_WORLD)); /* no one reaches for a region that goes */
     OK(MPI_Win_detach(c->w, c->R));
     OK(MPI_Win_detach(c->w, c->P));
