@@ -231,6 +231,28 @@ static void plan_init(struct plan *p, struct loom_win *w, int r, int kind)
     p->node = w->sh->seg[r].node;
 }
 
+/* The one request of an operation moved by a read: header m (its kind and, for a put or an
+ * accumulate, where the data is exposed) and all the runs of R, for len bytes of stream; then
+ * the issuer's hold goes. */
+static void send_runs(const struct plan *p, struct loom_rma_msg *m,
+                      const struct loom_rma_runs *R, struct netop *o, size_t len)
+{
+    const size_t hdr = sizeof *m, runsz = sizeof(struct loom_rma_run);
+    char *buf = malloc(hdr + R->n * runsz);
+    if (buf == NULL)
+        lost();
+    m->cookie = (uint64_t)(uintptr_t)o;
+    m->len = len;
+    m->nruns = R->n;
+    memcpy(buf, m, hdr);
+    memcpy(buf + hdr, R->v, R->n * runsz);
+    atomic_fetch_add_explicit(&o->left, 1, memory_order_relaxed);
+    if (loom__net_rma_send(p->node, 0, buf, hdr + R->n * runsz) != 0)
+        lost();
+    free(buf);
+    answered(o);
+}
+
 /* A put or an accumulate whose data takes more than one message, and whose runs fit in one:
  * exposed (the origin's buffer itself when contiguous, else a packed copy) for the target's
  * node process to read, as loom's rendezvous does for messages. 1 when sent so; 0 to send
@@ -260,23 +282,11 @@ static int by_read(struct plan *p, const struct loom_rma_runs *R, struct netop *
         o->acc_read = 1;
         loom__fetch_add_relaxed(&o->w->acc_reads, 1);
     }
-    char *buf = malloc(hdr + R->n * runsz);
-    if (buf == NULL)
-        lost();
     struct loom_rma_msg m = p->m;
     m.kind = p->m.kind == LOOM_RMA_M_PUT ? LOOM_RMA_M_PUT_READ : LOOM_RMA_M_ACC_READ;
-    m.cookie = (uint64_t)(uintptr_t)o;
-    m.len = len;
-    m.nruns = R->n;
     m.raddr = o->region.addr;
     m.rkey = o->region.key;
-    memcpy(buf, &m, hdr);
-    memcpy(buf + hdr, R->v, R->n * runsz);
-    atomic_fetch_add_explicit(&o->left, 1, memory_order_relaxed);
-    if (loom__net_rma_send(p->node, 0, buf, hdr + R->n * runsz) != 0)
-        lost();
-    free(buf);
-    answered(o);
+    send_runs(p, &m, R, o, len);
     return 1;
 }
 
@@ -294,21 +304,9 @@ static int get_by_read(struct plan *p, const struct loom_rma_runs *R, struct net
         return 0;
     if (!o->rt->contig && (o->tmp = malloc(len)) == NULL)
         return 0;
-    char *buf = malloc(hdr + R->n * runsz);
-    if (buf == NULL)
-        lost();
     struct loom_rma_msg m = p->m;
     m.kind = LOOM_RMA_M_GET_READ;
-    m.cookie = (uint64_t)(uintptr_t)o;
-    m.len = len;
-    m.nruns = R->n;
-    memcpy(buf, &m, hdr);
-    memcpy(buf + hdr, R->v, R->n * runsz);
-    atomic_fetch_add_explicit(&o->left, 1, memory_order_relaxed);
-    if (loom__net_rma_send(p->node, 0, buf, hdr + R->n * runsz) != 0)
-        lost();
-    free(buf);
-    answered(o);
+    send_runs(p, &m, R, o, len);
     return 1;
 }
 
