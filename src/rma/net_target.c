@@ -126,6 +126,31 @@ static int refused(int node, const struct loom_rma_msg *m, struct loom_win_seg *
     return 1;
 }
 
+/* Carry out `kind` (PUT, GET, ACC or GACC) over nruns runs (read where they lie) of units of
+ * t's elements (bytes when t is NULL): stores from data, loads into out, or the accumulate of
+ * op from data (NULL for MPI_NO_OP) with the old values into out (NULL: not asked); data and
+ * out hold len bytes of stream. Pieces from the wire and data landed by a read go through it. */
+static void carry(int node, uint32_t kind, const struct loom_datatype *t,
+                  const struct loom_op *op, const char *runs, uint64_t nruns, const char *data,
+                  char *out, size_t len)
+{
+    size_t unit = t ? t->size : 1, pos = 0;
+    for (uint64_t i = 0; i < nruns; i++) {
+        struct loom_rma_run r = run_at(runs, i);
+        char *p = (char *)(uintptr_t)r.addr;
+        size_t n = (size_t)r.n, bytes = n * unit;
+        if (n > len / unit || pos + bytes > len)
+            fail(node, "a one-sided message whose runs exceed its data");
+        if (kind == LOOM_RMA_M_PUT)
+            memcpy(p, data + pos, bytes);
+        else if (kind == LOOM_RMA_M_GET)
+            memcpy(out + pos, p, bytes);
+        else
+            acc_run(t, op, p, data ? data + pos : NULL, out ? out + pos : NULL, n, node);
+        pos += bytes;
+    }
+}
+
 /* The answers small enough to be built on the poller's stack (a fetch-and-op's, a small
  * get's); larger ones take the heap. */
 enum { SMALL_ANSWER = 256 };
@@ -157,23 +182,9 @@ static void operate(int node, const struct loom_rma_msg *m, const char *runs, co
         loom__rma_compare_swap((char *)(uintptr_t)run_at(runs, 0).addr, t, data,
                                data + t->size, out);
     } else {
-        size_t unit = t ? t->size : 1, pos = 0;
         int carries = m->kind == LOOM_RMA_M_PUT || m->kind == LOOM_RMA_M_ACC ||
                       (m->kind == LOOM_RMA_M_GACC && (m->flags & 1));
-        for (uint64_t i = 0; i < m->nruns; i++) {
-            struct loom_rma_run r = run_at(runs, i);
-            char *p = (char *)(uintptr_t)r.addr;
-            size_t n = (size_t)r.n, bytes = n * unit;
-            if (pos + bytes > m->len)
-                fail(node, "a one-sided message whose runs exceed its data");
-            if (m->kind == LOOM_RMA_M_PUT)
-                memcpy(p, data + pos, bytes);
-            else if (m->kind == LOOM_RMA_M_GET)
-                memcpy(out + pos, p, bytes);
-            else
-                acc_run(t, op, p, carries ? data + pos : NULL, out ? out + pos : NULL, n, node);
-            pos += bytes;
-        }
+        carry(node, m->kind, t, op, runs, m->nruns, carries ? data : NULL, out, m->len);
     }
     reply(node, fetch ? LOOM_RMA_R_DATA : LOOM_RMA_R_ACK, m->cookie, m->offset,
           fetch ? m->len : 0, buf);
@@ -191,23 +202,16 @@ struct data_read {
     const struct loom_datatype *t; /* an accumulate's element type and operation; NULL for */
     const struct loom_op *op;      /* a put (its runs count bytes) */
     char *tmp;                     /* NULL when the read lands in place */
-    size_t nruns;
-    struct loom_rma_run runs[];
+    size_t len, nruns;
+    char runs[];                   /* as the message held them */
 };
 
 static void data_landed(struct loom_net_read *read)
 {
     struct data_read *dr = (struct data_read *)read;
-    size_t pos = 0, unit = dr->t ? dr->t->size : 1;
-    for (size_t i = 0; dr->tmp != NULL && i < dr->nruns; i++) {
-        char *p = (char *)(uintptr_t)dr->runs[i].addr;
-        size_t n = (size_t)dr->runs[i].n;
-        if (dr->t)
-            acc_run(dr->t, dr->op, p, dr->tmp + pos, NULL, n, dr->node);
-        else
-            memcpy(p, dr->tmp + pos, n);
-        pos += n * unit;
-    }
+    if (dr->tmp != NULL)
+        carry(dr->node, dr->t ? LOOM_RMA_M_ACC : LOOM_RMA_M_PUT, dr->t, dr->op, dr->runs,
+              dr->nruns, dr->tmp, NULL, dr->len);
     free(dr->tmp);
     reply(dr->node, LOOM_RMA_R_ACK, dr->cookie, 0, 0, NULL);
     free(dr);
@@ -225,15 +229,17 @@ static void data_read(int node, const struct loom_rma_msg *m, const char *runs,
     }
     if (refused(node, m, dyn))
         return;
-    struct data_read *dr = malloc(sizeof *dr + n * sizeof dr->runs[0]); /* freed when landed */
+    size_t runsz = n * sizeof(struct loom_rma_run);
+    struct data_read *dr = malloc(sizeof *dr + runsz); /* freed when landed */
     if (dr == NULL)
         loom__rma_net_nomem("carrying out a one-sided put or accumulate");
-    memcpy(dr->runs, runs, n * sizeof dr->runs[0]);
+    memcpy(dr->runs, runs, runsz);
     for (size_t i = 0; i < n; i++)
-        total += dr->runs[i].n;
+        total += (size_t)run_at(runs, i).n;
     if (n == 0 || (t ? total > m->len / t->size || total * t->size != m->len : total != m->len))
         fail(node, "a one-sided put or accumulate whose runs do not hold its data");
     dr->read.done = data_landed;
+    dr->len = m->len;
     dr->node = node;
     dr->cookie = m->cookie;
     dr->t = t;
@@ -242,7 +248,7 @@ static void data_read(int node, const struct loom_rma_msg *m, const char *runs,
     dr->tmp = n == 1 && t == NULL ? NULL : malloc(m->len);
     if (dr->tmp == NULL && (n > 1 || t != NULL))
         loom__rma_net_nomem("carrying out a one-sided put or accumulate");
-    void *local = dr->tmp ? dr->tmp : (void *)(uintptr_t)dr->runs[0].addr;
+    void *local = dr->tmp ? dr->tmp : (void *)(uintptr_t)run_at(runs, 0).addr;
     if (loom__net_rma_read(node, local, m->len, m->raddr, m->rkey, &dr->read) != 0)
         loom__rma_net_nomem("reading a one-sided put or accumulate");
 }
@@ -271,12 +277,7 @@ static void get_expose(int node, const struct loom_rma_msg *m, const char *runs,
     if (n > 1) {
         if ((l->tmp = malloc(m->len)) == NULL)
             loom__rma_net_nomem("exposing a one-sided get's data");
-        size_t pos = 0;
-        for (size_t i = 0; i < n; i++) {
-            struct loom_rma_run r = run_at(runs, i);
-            memcpy(l->tmp + pos, (const void *)(uintptr_t)r.addr, (size_t)r.n);
-            pos += (size_t)r.n;
-        }
+        carry(node, LOOM_RMA_M_GET, NULL, NULL, runs, n, NULL, l->tmp, m->len);
         data = l->tmp;
     }
     if (loom__net_expose(data, m->len, &l->region) != 0)

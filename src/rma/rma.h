@@ -151,8 +151,9 @@ struct loom_win {
                                        the creation communicator can interleave with them) */
     struct loom_group *group;       /* the members (the communicator's group); read-only */
     /* Attributes, name, hints and error handler: threads of the owning rank may use one
-     * handle at once. attr_lock protects attrs, info, name and errh; a leaf lock (then an
-     * info's lock), never held while a user callback runs. */
+     * handle at once. attr_lock protects attrs, info, name and errh (and refused_target and
+     * refused_addr below); a leaf lock (then an info's lock), never held while a user
+     * callback runs. */
     pthread_mutex_t attr_lock;
     struct loom_errhandler *errh;   /* never NULL; a reference */
     struct loom_attr_list *attrs;
