@@ -12,11 +12,13 @@ static inline int inactive(struct loom_request *r)
 }
 
 /* A test is a keypoint (DESIGN.md): run the wait hook once so that work a request depends on
- * (copy tasks of a large message) advances even when the user only ever tests. */
+ * (copy tasks of a large message) advances even when the user only ever tests. Called only
+ * for a request that was not complete: a test that misses. */
 static inline void keypoint(void)
 {
     if (loom__wait_progress)
         loom__wait_progress();
+    loom__test_missed();
 }
 
 /* Validate one request handle (MPI_REQUEST_NULL is valid) and its status pointer, before

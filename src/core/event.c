@@ -144,6 +144,19 @@ static int yield_was_long(void)
     return 1;
 }
 
+static LOOM_TLS_FAST unsigned test_misses; /* the calling thread's tests that missed */
+_Atomic unsigned long loom__test_yields;
+
+void loom__test_missed(void)
+{
+    /* loom__wait_yield_cut is 0 exactly when the job oversubscribes its cores */
+    if (!loom__wait_yield_cut && ++test_misses >= loom__wait_spin) {
+        test_misses = 0;
+        atomic_fetch_add_explicit(&loom__test_yields, 1, memory_order_relaxed);
+        sched_yield();
+    }
+}
+
 /* The work hook's answer for a waiter whose condition did not hold (met = 0). */
 static int work_for(int met)
 {

@@ -81,6 +81,15 @@ extern _Atomic int loom__event_sleepers_total;
 /* 1 when waits cut their yields once one proves dear (the job does not oversubscribe its
  * cores: event.c says why); set once at start. */
 extern int loom__wait_yield_cut;
+
+/* A test (MPI_Test and its forms, MPI_Iprobe, MPI_Improbe) found nothing. On a job whose threads
+ * outnumber its cores, every loom__wait_spin-th miss in a row of the calling thread yields:
+ * a rank that loops on MPI_Test would otherwise hold the core that the thread which moves
+ * its request (a progress thread, a rank of its node process, a peer) needs, for a whole
+ * time slice (measured: docs/progress.md). Nothing elsewhere. */
+void loom__test_missed(void);
+/* The yields it made, for tests; relaxed. */
+extern _Atomic unsigned long loom__test_yields;
 /* Yields of waits that kept their thread off its core longer than a futex wake-up takes
  * (another thread computed there): after one, the thread's waits sleep without yielding for
  * a while (event.c). Counted for tests and statistics; relaxed. */
