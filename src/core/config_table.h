@@ -47,7 +47,9 @@
     X(BIND, STRING, START, topo, "spread", "compact|scatter|spread|none|user:<set>,<set>,...",     \
       loom__topo_policy_check,                                                                     \
       "rank placement; a user set lists PU indexes, '+' joins them and a-b is a range, one "       \
-      "set per rank (`user:0,1,2+3,4-7`)")                                                         \
+      "set per rank (`user:0,1,2+3,4-7`); unset, node processes sharing a host place their "       \
+      "ranks in parts of its cores, one part each (none where ranks outnumber the cores or a "     \
+      "launcher confined them)")                                                                   \
     X(TOPOLOGY, STRING, START, topo, "",                                                           \
       "an hwloc synthetic description or the path of an hwloc XML file", NULL,                     \
       "the machine to place ranks on (empty = this machine); on a synthetic or XML "               \

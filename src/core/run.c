@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "core/atomic.h"
 #include "core/config.h"
 #include "core/event.h"
@@ -98,6 +99,40 @@ int loom__job_oversubscribed(int nlocal, int node_share)
            (long)nlocal * node_share > CPU_COUNT(&allowed);
 }
 
+/* Node processes share this host (topo/host_share.c). When none of them was confined to
+ * some CPUs (by a launcher's binding, taskset, a cgroup: this one may run on every online
+ * CPU) and the host has a core for every rank of them all, bind this node process to its
+ * part of the host's cores and see only that part from here on: LOOM_BIND then places its
+ * ranks, its progress threads and its network thread inside it. 0 when done; -1 when not (a
+ * confined or oversubscribed host: leave placement to the operating system, and to the
+ * binding it was given). */
+static int take_host_part(struct loom_job *j)
+{
+    cpu_set_t allowed;
+    if (j->oversubscribed || !loom__topo_is_this_system(j->topo) ||
+        sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
+        CPU_COUNT(&allowed) != sysconf(_SC_NPROCESSORS_ONLN))
+        return -1;
+    struct loom_cpuset *part = loom__topo_host_part(j->topo, j->host_index, j->node_share);
+    if (!part)
+        return -1;
+    char err[256];
+    struct loom_topo *t = NULL;
+    int rc = loom__topo_bind_process(j->topo, part, err, sizeof err);
+    loom__cpuset_free(part);
+    /* The topology of this machine is the CPUs the process may use: load it again. */
+    if (rc == 0)
+        rc = loom__topo_load(loom__config_str(LOOM_CFG_TOPOLOGY), &t, err, sizeof err);
+    if (rc) {
+        loom__log("warning: node process %d of this host: %s; placement left to the "
+                  "operating system", j->host_index, err);
+        return -1;
+    }
+    loom__topo_destroy(j->topo);
+    j->topo = t;
+    return 0;
+}
+
 /* Config, topology and placement; 0 or -1 with the reason already printed. */
 static int setup(int argc, char **argv)
 {
@@ -130,15 +165,16 @@ static int setup(int argc, char **argv)
     /* Every rank has a core: what takes it during a yield is not a rank (core/event.c). */
     loom__wait_yield_cut = !j->oversubscribed;
     j->bind_policy = loom__config_str(LOOM_CFG_BIND);
-    /* Node processes that share a host would each place their ranks from the first core:
-     * unless told otherwise, they leave placement to the operating system. */
-    if (j->node_share > 1 && !loom__config_is_set(LOOM_CFG_BIND))
-        j->bind_policy = "none";
     j->main_thread = pthread_self();
     if (loom__topo_load(loom__config_str(LOOM_CFG_TOPOLOGY), &j->topo, err, sizeof err) != 0) {
         loom__log("LOOM_TOPOLOGY: %s", err);
         return -1;
     }
+    /* Node processes that share a host would each place their ranks from the first core:
+     * unless told otherwise, each takes its part of the host, or, where it cannot, leaves
+     * placement to the operating system. */
+    if (j->node_share > 1 && !loom__config_is_set(LOOM_CFG_BIND) && take_host_part(j) != 0)
+        j->bind_policy = "none";
     struct loom_cpuset **sets = calloc((size_t)j->nlocal, sizeof *sets);
     /* aligned as struct loom_rank asks (calloc gives 16 bytes) */
     j->ranks = aligned_alloc(_Alignof(struct loom_rank), sizeof *j->ranks * (size_t)j->nranks);

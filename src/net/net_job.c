@@ -44,6 +44,7 @@ static int layout_alone(int np, char *err, size_t errlen)
     j->nranks = j->nlocal = np;
     j->first = j->node = 0;
     j->nnodes = j->node_share = 1;
+    j->host_index = 0;
     return 0;
 }
 
@@ -171,6 +172,7 @@ int loom__net_bootstrap(int local_np, int job_np, char *err, size_t errlen)
     j->node = node;
     j->nnodes = nnodes;
     j->node_share = local_size;
+    j->host_index = local_rank;
     j->nranks = j->node_first[nnodes];
     j->first = j->node_first[node];
     j->nlocal = mine;

@@ -148,12 +148,21 @@ const char *loom__topo_policy_help(void);
 struct loom_cpuset *loom__topo_free_cores(const struct loom_topo *t, int numa,
                                           struct loom_cpuset *const *sets, int nranks);
 
+/* Node processes sharing a host (host_share.c): the PUs of part k of `share` runs of
+ * consecutive cores, as a new set; NULL when t has fewer cores than share, k is out of range,
+ * or on ENOMEM. */
+struct loom_cpuset *loom__topo_host_part(const struct loom_topo *t, int k, int share);
+
 /* ---- Binding ----------------------------------------------------------------------------- */
 
 /* Bind the calling thread to s when t is this machine; a no-op returning 0 otherwise.
  * -1 + message on failure. */
 int loom__topo_bind_thread(const struct loom_topo *t, const struct loom_cpuset *s, char *err,
                            size_t errlen);
+/* Bind the whole process (every thread, and those it starts later) to s when t is this
+ * machine; a no-op returning 0 otherwise. -1 + message on failure. */
+int loom__topo_bind_process(const struct loom_topo *t, const struct loom_cpuset *s, char *err,
+                            size_t errlen);
 /* The PU (OS index) the calling thread runs on now, -1 if unknown. */
 int loom__topo_current_pu(void);
 
