@@ -7,9 +7,6 @@
  * cores [k * n / share, (k + 1) * n / share). Consecutive cores keep a node process's ranks
  * under the fewest caches and NUMA nodes, which its shared-memory collectives and its
  * progress threads count on (the 2019 paper's placement, inside the part). */
-#include <errno.h>
-#include <string.h>
-
 #include "topo/hw.h"
 
 struct loom_cpuset *loom__topo_host_part(const struct loom_topo *t, int k, int share)
@@ -23,18 +20,4 @@ struct loom_cpuset *loom__topo_host_part(const struct loom_topo *t, int k, int s
     for (long c = lo; c < hi; c++)
         hwloc_bitmap_or(s->bits, s->bits, t->cores[c].bits);
     return s;
-}
-
-int loom__topo_bind_process(const struct loom_topo *t, const struct loom_cpuset *s, char *err,
-                            size_t errlen)
-{
-    if (!t->this_system)
-        return 0;
-    if (hwloc_set_cpubind(t->hw, s->bits, HWLOC_CPUBIND_PROCESS) == 0)
-        return 0;
-    int e = errno;
-    char text[256];
-    loom__cpuset_format(s, text, sizeof(text));
-    loom__topo_seterr(err, errlen, "cannot bind the process to PUs %s: %s", text, strerror(e));
-    return -1;
 }
