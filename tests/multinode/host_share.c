@@ -7,7 +7,9 @@
  *                     operating system places them);
  *   host_share none   (LOOM_BIND=none) every rank may run on every CPU.
  * On a host with SMT (several PUs per core) a job with more ranks than cores but not than
- * PUs may get either outcome, and the check accepts both. */
+ * PUs may get either outcome, and the check accepts both; so does a job whose launcher (the
+ * node process's parent, Hydra's proxy) was confined to some of the CPUs, where loom leaves
+ * the binding it was given. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <sched.h>
@@ -33,6 +35,14 @@ static int smt_active(void)
         fclose(f);
     }
     return on;
+}
+
+/* 1 when this node process's parent (the launcher's proxy) may not run on every CPU. */
+static int confined(int online)
+{
+    cpu_set_t given;
+    return sched_getaffinity(getppid(), sizeof given, &given) == 0 &&
+           CPU_COUNT(&given) < online;
 }
 
 /* 1 when ranks of different node processes share no CPU and none may run everywhere. */
@@ -91,11 +101,12 @@ int main(int argc, char **argv)
         else if (n > online)
             CHECK_MSG(is_all, "%d ranks on %d CPUs: placement is the system's, got %s", n,
                       online, got);
-        else if (!smt_active())
+        else if (!smt_active() && !confined(online))
             CHECK_MSG(is_part, "%d ranks, %d node processes on %d cores: got %s", n, nodes,
                       online, got);
         else
-            CHECK_MSG(is_part || is_all, "%d ranks on %d PUs with SMT: got %s", n, online, got);
+            CHECK_MSG(is_part || is_all, "%d ranks on %d PUs, SMT or confined: got %s", n,
+                      online, got);
         printf("host_share: %d ranks, %d node processes, %d CPUs: %s ok\n", n, nodes, online,
                got);
     }
