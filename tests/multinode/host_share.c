@@ -6,10 +6,10 @@
  *                     CPU; when ranks outnumber the CPUs, every rank may run on every CPU (the
  *                     operating system places them);
  *   host_share none   (LOOM_BIND=none) every rank may run on every CPU.
- * On a host with SMT (several PUs per core) a job with more ranks than cores but not than
- * PUs may get either outcome, and the check accepts both; so does a job whose launcher (the
- * node process's parent, Hydra's proxy) was confined to some of the CPUs, where loom leaves
- * the binding it was given. */
+ * "Every CPU" is every CPU the launcher was given (the node process's parent, Hydra's proxy):
+ * a launcher confined to some CPUs makes loom leave placement to the system inside them. On
+ * a host with SMT (several PUs per core) a job with more ranks than cores but not than PUs
+ * may get either outcome, and the check accepts both. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <sched.h>
@@ -37,12 +37,12 @@ static int smt_active(void)
     return on;
 }
 
-/* 1 when this node process's parent (the launcher's proxy) may not run on every CPU. */
-static int confined(int online)
+/* The CPUs this node process's parent (the launcher's proxy) may run on: what the user and
+ * the launcher gave the job, before loom bound anything. */
+static void given_cpus(cpu_set_t *given)
 {
-    cpu_set_t given;
-    return sched_getaffinity(getppid(), sizeof given, &given) == 0 &&
-           CPU_COUNT(&given) < online;
+    if (sched_getaffinity(getppid(), sizeof *given, given) != 0)
+        CPU_ZERO(given);
 }
 
 /* 1 when ranks of different node processes share no CPU and none may run everywhere. */
@@ -61,10 +61,11 @@ static int parted(const struct report *r, int n, int online)
     return 1;
 }
 
-static int everywhere(const struct report *r, int n, int online)
+/* 1 when every rank may run on every CPU it was given. */
+static int everywhere(const struct report *r, int n, const cpu_set_t *given)
 {
     for (int a = 0; a < n; a++)
-        if (CPU_COUNT(&r[a].set) != online)
+        if (!CPU_EQUAL(&r[a].set, given))
             return 0;
     return 1;
 }
@@ -94,19 +95,21 @@ int main(int argc, char **argv)
         for (int a = 0; a < n; a++)
             nodes += all[a].node == a;
         CHECK_MSG(nodes > 1, "%d node process(es): run with loomrun -ppn on several", nodes);
-        int is_part = parted(all, n, online), is_all = everywhere(all, n, online);
+        cpu_set_t given;
+        given_cpus(&given);
+        int ngiven = CPU_COUNT(&given), confined = ngiven < online;
+        int is_part = parted(all, n, online), is_all = everywhere(all, n, &given);
         const char *got = is_part ? "part" : is_all ? "none" : "neither";
         if (!want_part)
-            CHECK_MSG(is_all, "LOOM_BIND=none: a rank may not run on every CPU (%s)", got);
-        else if (n > online)
-            CHECK_MSG(is_all, "%d ranks on %d CPUs: placement is the system's, got %s", n,
-                      online, got);
-        else if (!smt_active() && !confined(online))
+            CHECK_MSG(is_all, "LOOM_BIND=none: a rank may not run on every CPU given (%s)", got);
+        else if (confined || n > ngiven)
+            CHECK_MSG(is_all, "%d ranks on %d of %d CPUs: placement is the system's, got %s", n,
+                      ngiven, online, got);
+        else if (!smt_active())
             CHECK_MSG(is_part, "%d ranks, %d node processes on %d cores: got %s", n, nodes,
                       online, got);
         else
-            CHECK_MSG(is_part || is_all, "%d ranks on %d PUs, SMT or confined: got %s", n,
-                      online, got);
+            CHECK_MSG(is_part || is_all, "%d ranks on %d PUs with SMT: got %s", n, online, got);
         printf("host_share: %d ranks, %d node processes, %d CPUs: %s ok\n", n, nodes, online,
                got);
     }
