@@ -245,6 +245,20 @@ PROGRAMS = {
                                            ('bandwidth', '>=', 'bandwidth', (65536, 1 << 20,
                                                                              1 << 22)))
                for b in sizes]),
+    # The halo step (bench/halo.c: MPI_Irecv from both neighbours, two blocking MPI_Send,
+    # MPI_Waitall) between 2 node processes over TCP, and between 2 ranks of one node.
+    'net_halo': net_program(
+        'halo.c', [], ['-q'],
+        {'halo': {'better': 'lower', 'logy': True, 'scale': 1.0, 'ylabel': 'time per step (µs)',
+                  'title': 'Halo step, 2 node processes over TCP'}},
+        goals=[('halo', b, BEST_PEER, '<=', 1.0, f'halo step at {b} B at most {_BETTER}\'s')
+               for b in (8, 4096)]),
+    'halo': {
+        'source': 'halo.c', 'kind': 'mpi', 'np': 2, 'args': [], 'quick_args': ['-q'],
+        'tests': {'halo': {'better': 'lower', 'logy': True, 'scale': 1.0,
+                           'ylabel': 'time per step (µs)', 'title': 'Halo step, 2 ranks'}},
+        'goals': [],
+    },
     'net_overlap': net_program(
         'overlap.c', [], ['-q'], overlap_tests('2 node processes over TCP'),
         goals=[('overlap_receiver', 1 << 20, BEST_PEER, '>=', 1.0,
