@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_mpi.h"
 #include "bench_util.h"
 
 /* Steps per timed run at size b: about the same bytes moved per run, at least 200 steps. */
@@ -104,10 +105,7 @@ int main(int argc, char **argv)
     if (!out || !in_l || !in_r || !t)
         MPI_Abort(MPI_COMM_WORLD, 2);
     if (me == 0) {
-        char version[MPI_MAX_LIBRARY_VERSION_STRING];
-        int len;
-        MPI_Get_library_version(version, &len);
-        printf("# library: %.*s\n", (int)strcspn(version, "\n"), version);
+        bench_print_library();
         printf("# %d ranks on a ring; runs per size: %d (value = median over runs of the "
                "per-run mean)\ntest,bytes,value,unit\n", n, runs);
     }
