@@ -108,8 +108,9 @@ struct loom_job {
                                       started alone); read-only */
     int *node_first;               /* [nnodes + 1]: node process n runs world ranks
                                       [node_first[n], node_first[n + 1]); read-only */
-    int node_share;                /* node processes on this one's host (1 alone) */
-    int host_index;                /* this one's index among them, 0 .. node_share - 1 */
+    int node_share;                /* node processes on this one's host (1 alone); read-only */
+    int host_index;                /* this one's index among them, 0 .. node_share - 1 (its
+                                      part of the host's cores); read-only */
     struct loom_topo *topo;        /* the machine (real, synthetic or XML) */
     const char *bind_policy;       /* text of LOOM_BIND in effect */
     pthread_t main_thread;         /* the thread that called loom_run */
