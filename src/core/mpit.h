@@ -62,9 +62,11 @@ enum loom_mpit_pvar {
      * only while some timer handle is started (or LOOM_STATS is on); category "core" */
     LOOM_MPIT_PVAR_TIME_IN_MPI,
     LOOM_MPIT_PVAR_TIME_WAITING,
-    /* levels: the current lengths of the rank's matching queues (p2p/queues.c) */
+    /* levels: the current lengths of the rank's matching queues (p2p/queues.c), and what its
+     * node process's network thread polls for (net/net_watch.c) */
     LOOM_MPIT_PVAR_POSTED_QUEUE,
     LOOM_MPIT_PVAR_UNEXPECTED_QUEUE,
+    LOOM_MPIT_PVAR_NET_WATCHED,
     LOOM_MPIT_NUM_PVARS
 };
 struct loom_mpit_pvar_info {

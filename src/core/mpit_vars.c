@@ -15,6 +15,7 @@
 #include "core/rank.h"
 #include "core/stats.h"
 #include "core/trace.h" /* loom__trace_rank_times */
+#include "net/net.h"       /* loom__net_watch_pending */
 #include "p2p/p2p.h" /* loom__p2p_queue_lengths */
 
 /* ---- enumerations ------------------------------------------------------------------------ */
@@ -236,6 +237,14 @@ static const struct loom_mpit_pvar_info pvars[LOOM_MPIT_NUM_PVARS] = {
                                                "for their receive (eager copies and "
                                                "rendezvous senders; not those still in a ring "
                                                "of cells), over all communicators")},
+    [LOOM_MPIT_PVAR_NET_WATCHED] = {"loom_net_watched",
+                                    LEVEL("transfers with other node processes that the "
+                                          "network thread of the calling rank's node process "
+                                          "polls for while no rank waits: nonblocking "
+                                          "receives with room for more than an eager "
+                                          "message, nonblocking rendezvous sends and their "
+                                          "reads, a backlog (0 in a job of one node "
+                                          "process)")},
 };
 #undef COUNTER
 #undef TASKS
@@ -249,6 +258,8 @@ void loom__mpit_pvar_info(int i, struct loom_mpit_pvar_info *out)
 
 uint64_t loom__mpit_pvar_total(int i, int rank)
 {
+    if (i == LOOM_MPIT_PVAR_NET_WATCHED)
+        return loom__net_watch_pending();
     if (i >= LOOM_MPIT_PVAR_POSTED_QUEUE) {
         unsigned long long posted = 0, unexpected = 0;
         if (loom__job.ranks != NULL) /* no job: no queues */

@@ -84,12 +84,15 @@ int loom__net_poll(void);
 /* The network thread (net_watch.c): under LOOM_PROGRESS=collaborative with other node
  * processes (and LOOM_NET_THREAD), one thread per node process polls the network while
  * something its ranks do not wait for is pending, so that a node process whose ranks compute
- * still moves its transfers. begin: one more such thing (a nonblocking receive that may match
- * a remote message, a nonblocking rendezvous send, a backlog); end: one less. A request so
+ * still moves its transfers. begin: one more such thing (a nonblocking receive that a remote
+ * rendezvous may match, a nonblocking rendezvous send, a backlog); end: one less. A request so
  * counted carries `netwatch`, and its completion (loom__req_complete) ends it. Any thread;
  * counted whether the thread runs or not. */
 void loom__net_watch_begin(void);
 void loom__net_watch_end(void);
+/* How many things the network thread polls for now (the count above); any thread, a
+ * snapshot (MPI_T's loom_net_watched). */
+unsigned loom__net_watch_pending(void);
 /* A window over several node processes armed (or disarmed) the network thread: while any is,
  * the thread looks at the network now and then when no rank of this node process does, so
  * that operations on this node process's memory move while its ranks compute (net_watch.c). */

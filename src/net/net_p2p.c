@@ -168,9 +168,11 @@ void loom__net_pull(struct loom_request *standin, struct loom_request *r)
 {
     struct standin *sd = (struct standin *)standin;
     if (r->heap && !r->netwatch) {
-        /* MPI_Imrecv of a request-to-send: its read moves while the caller may compute. Only
-         * the owner gets here with such a request: a posted nonblocking receive that a
-         * polling thread matches was counted when it was posted (p2p/match.c). */
+        /* MPI_Imrecv of a request-to-send, or a posted nonblocking receive with room for no
+         * more than an eager message (not counted when posted: p2p/match.c) that a
+         * synchronous send's request-to-send matched: its read moves while the caller may
+         * compute. The thread here is the owner or the poller that matched the receive, which
+         * its owner no longer touches but to test its flags. */
         r->netwatch = 1;
         loom__net_watch_begin();
     }

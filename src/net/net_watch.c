@@ -106,6 +106,11 @@ void loom__net_watch_end(void)
     loom__fetch_sub_relaxed(&pending, 1);
 }
 
+unsigned loom__net_watch_pending(void)
+{
+    return loom__load_relaxed(&pending);
+}
+
 void loom__net_watch_arm(void)
 {
     if (loom__fetch_add_seq_cst(&armed, 1) == 0)

@@ -370,13 +370,19 @@ static inline int cell_source(struct loom_p2p_ctx *ctx, int source)
     return source == MPI_ANY_SOURCE ? -1 : ctx->sender_world[source];
 }
 
-/* Other node processes: a nonblocking receive that a message from one of them may complete
+/* Other node processes: a nonblocking receive that a rendezvous from one of them may complete
  * is counted for the network thread until it completes (net.h); a blocking one's caller
- * polls by itself. Set on every start, so that a persistent request is counted afresh. */
+ * polls by itself. One with room for no more than an eager message is not: such a message
+ * arrives whole and its wait takes it with one poll, so nothing moves in the background and
+ * kicking the thread only cost the step of a halo exchange its wake-up (a synchronous send's
+ * request-to-send, the one rendezvous such a receive can match, is counted when a poll
+ * matches it: net_p2p.c). Set on every start, so that a persistent request is counted
+ * afresh. */
 static void watch_recv(struct loom_request *r)
 {
     int w = r->peer == MPI_ANY_SOURCE ? -1 : r->ctx->sender_world[r->peer];
-    r->netwatch = r->heap && (w < loom__job.first || w >= loom__job.first + loom__job.nlocal);
+    r->netwatch = r->heap && (w < loom__job.first || w >= loom__job.first + loom__job.nlocal) &&
+                  loom__dt_stream_size(r->type, r->count) > loom__net_eager_max();
     if (r->netwatch)
         loom__net_watch_begin();
 }
