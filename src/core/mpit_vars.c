@@ -15,7 +15,7 @@
 #include "core/rank.h"
 #include "core/stats.h"
 #include "core/trace.h" /* loom__trace_rank_times */
-#include "net/net.h"       /* loom__net_watch_pending */
+#include "net/net.h" /* loom__net_watch_pending */
 #include "p2p/p2p.h" /* loom__p2p_queue_lengths */
 
 /* ---- enumerations ------------------------------------------------------------------------ */

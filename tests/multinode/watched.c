@@ -9,7 +9,6 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "abort_check.h"
 
 #define SMALL 8
