@@ -6,8 +6,10 @@
  * request-to-send waits unseen, a read is not served, a message stays in the backlog. So the
  * transfer happens in the wait, after the computation, and overlaps nothing. This thread polls
  * for such a node process, and only while one of these is pending:
- *  - a nonblocking receive that may match a message from another node process, posted and
- *    not complete (its request carries `netwatch`, p2p/match.c);
+ *  - a nonblocking receive that a rendezvous from another node process may match (room for
+ *    more than an eager message), posted and not complete (its request carries `netwatch`,
+ *    p2p/match.c), or a small one from when a poll matched a synchronous send's
+ *    request-to-send to it (net_p2p.c);
  *  - a nonblocking rendezvous send, between its request-to-send and the FIN (net_p2p.c);
  *  - a read started for a nonblocking receive (net_p2p.c, the same flag);
  *  - a backlog of messages and reads the endpoint could not take yet (net_wire.c).
