@@ -205,6 +205,18 @@ void loom__req_complete(struct loom_request *r)
 {
     struct loom_rank *owner = r->owner;
     int watched = r->netwatch;
+    if (!r->heap) {
+        /* On a blocking call's stack: never RELEASED (request.h), so nothing to read back.
+         * A release store publishes status and data; unlike a read-modify-write it does not
+         * hold this thread until the owner's line is here (the owner spins on it), and the
+         * notify's protocol covers a store still in flight (event.h). */
+        if (watched)
+            loom__net_watch_end();
+        atomic_store_explicit(&r->flags, LOOM_REQ_COMPLETE, memory_order_release);
+        if (owner)
+            loom__event_notify(&owner->event);
+        return;
+    }
     /* Release publishes status and data to the owner's acquire in loom__req_is_complete;
      * acquire sees the owner's RELEASED and what preceded it; seq_cst lets the notify below
      * go without a fence of its own (loom__event_notify_after_rmw). */
