@@ -206,7 +206,8 @@ void loom__req_complete(struct loom_request *r)
     struct loom_rank *owner = r->owner;
     int watched = r->netwatch;
     if (!r->heap) {
-        /* On a blocking call's stack: never RELEASED (request.h), so nothing to read back.
+        /* On a blocking call's stack or inside one of loom's structures (a schedule's
+         * operation): no user holds it, it is never RELEASED (request.h), nothing to read back.
          * A release store publishes status and data; unlike a read-modify-write it does not
          * hold this thread until the owner's line is here (the owner spins on it), and the
          * notify's protocol covers a store still in flight (event.h). */
