@@ -26,6 +26,7 @@ struct loom_p2p_ctx *loom__p2p_ctx_new(struct loom_comm_shared *sh)
         struct loom_match *m = &ctx->match[i];
         memset(m, 0, sizeof *m);
         m->posted_tail = &m->posted;
+        m->head.peer = LOOM_HEAD_STALE;
         m->unexpected_tail = &m->unexpected;
         m->rank = &loom__job.ranks[sh->world_of[i]];
     }
@@ -76,18 +77,59 @@ static inline int matches(int want_source, int want_tag, int source, int tag)
            (want_tag == tag || want_tag == MPI_ANY_TAG);
 }
 
-/* Unlink and return the first posted receive that a message (source, tag) matches. Lock held. */
-static struct loom_request *take_posted(struct loom_match *m, int source, int tag)
+/* The first posted receive's fields, or STALE when none is posted. Lock held. */
+static inline void head_set(struct loom_match *m, const struct loom_request *r)
 {
-    struct loom_request **pp = &m->posted, *r;
-    for (; (r = *pp) != NULL; pp = &r->next) {
-        if (matches(r->peer, r->tag, source, tag)) {
-            *pp = r->next;
-            if (m->posted_tail == &r->next)
-                m->posted_tail = pp;
-            r->next = NULL;
+    if (r)
+        m->head = (struct loom_match_head){r->peer, r->tag, r->buf, r->count, r->type};
+    else
+        m->head.peer = LOOM_HEAD_STALE;
+}
+
+/* Unlink posted receive q, linked from *pp. Lock held. */
+static void unlink_posted(struct loom_match *m, struct loom_request **pp, struct loom_request *q)
+{
+    *pp = q->next;
+    if (m->posted_tail == &q->next)
+        m->posted_tail = pp;
+    if (pp == &m->posted)
+        m->head.peer = LOOM_HEAD_STALE;
+    q->next = NULL;
+    count_add(&m->nposted, -1);
+}
+
+/* Unlink and return the first posted receive that a message (source, tag) matches, and with
+ * `want`, what it asks for. Lock held. The first posted receive is matched and unlinked from
+ * the queue's own line (`head`, p2p.h) without reading the request, when it is the only one
+ * (its `next` is then known to be NULL) and its fields are known. */
+static struct loom_request *take_posted(struct loom_match *m, int source, int tag,
+                                        struct loom_match_head *want)
+{
+    struct loom_request *r = m->posted;
+    if (!r)
+        return NULL;
+    if (m->head.peer == LOOM_HEAD_STALE)
+        head_set(m, r);
+    if (matches(m->head.peer, m->head.tag, source, tag)) {
+        if (want)
+            *want = m->head;
+        if (loom__load_relaxed(&m->nposted) == 1) {
+            m->posted = NULL;
+            m->posted_tail = &m->posted;
+            m->head.peer = LOOM_HEAD_STALE;
             count_add(&m->nposted, -1);
-            return r;
+        } else {
+            unlink_posted(m, &m->posted, r);
+        }
+        return r;
+    }
+    struct loom_request **pp = &r->next, *q;
+    for (; (q = *pp) != NULL; pp = &q->next) {
+        if (matches(q->peer, q->tag, source, tag)) {
+            unlink_posted(m, pp, q);
+            if (want)
+                *want = (struct loom_match_head){q->peer, q->tag, q->buf, q->count, q->type};
+            return q;
         }
     }
     return NULL;
@@ -182,7 +224,7 @@ static struct loom_envelope *envelope_new(int source, int tag, size_t bytes)
 static void queue_eager(struct loom_match *m, struct loom_envelope *e)
 {
     loom__lock(&m->lock);
-    struct loom_request *rr = take_posted(m, e->source, e->tag);
+    struct loom_request *rr = take_posted(m, e->source, e->tag, NULL);
     if (!rr)
         append_unexpected(m, e);
     loom__unlock(&m->lock);
@@ -220,7 +262,7 @@ int loom__p2p_match_cell(struct loom_ring *g, uint32_t t, struct loom_request *w
     struct loom_envelope *e = NULL;
     loom__lock(&m->lock);
     for (;;) {
-        struct loom_request *rr = take_posted(m, c->source, c->tag);
+        struct loom_request *rr = take_posted(m, c->source, c->tag, NULL);
         /* `want` is not posted yet: it may take the cell only if no older message it matches
          * waits in the queue (from this sender, all are older than the cell) */
         int claim = !rr && wants(want, m, c->source, c->tag) &&
@@ -263,10 +305,15 @@ int loom__p2p_start_send(struct loom_request *s)
         loom__inbox_flush_pair(s->owner->world_rank, m->rank->world_rank);
 
     loom__lock(&m->lock);
-    struct loom_request *rr = take_posted(m, s->me, s->tag);
+    struct loom_match_head want;
+    struct loom_request *rr = take_posted(m, s->me, s->tag, &want);
     if (rr) {
         loom__unlock(&m->lock);
-        loom__p2p_transfer(s, rr);
+        /* The request's lines (its owner, its status) are needed once the data is copied:
+         * ask for them now, so that they cross while it is. */
+        __builtin_prefetch(rr, 0);
+        __builtin_prefetch(&rr->status, 0);
+        loom__p2p_transfer_to(s, rr, want.buf, want.count, want.type);
         return 0;
     }
     if (s->mode == LOOM_SEND_SYNC || bytes > loom__p2p_eager_max) {
@@ -335,7 +382,7 @@ int loom__p2p_net_eager(struct loom_match *m, int source, int tag, const void *d
                         size_t bytes)
 {
     loom__lock(&m->lock);
-    struct loom_request *rr = take_posted(m, source, tag);
+    struct loom_request *rr = take_posted(m, source, tag, NULL);
     loom__unlock(&m->lock);
     if (rr) {
         deliver_packed(rr, source, tag, data, bytes);
@@ -355,7 +402,7 @@ struct loom_request *loom__p2p_net_rts(struct loom_match *m, struct loom_request
 {
     struct loom_envelope *e = &standin->env;
     loom__lock(&m->lock);
-    struct loom_request *rr = take_posted(m, e->source, e->tag);
+    struct loom_request *rr = take_posted(m, e->source, e->tag, NULL);
     if (!rr)
         append_unexpected(m, e);
     loom__unlock(&m->lock);
@@ -421,6 +468,8 @@ int loom__p2p_start_recv(struct loom_request *r)
             r->next = NULL;
             *m->posted_tail = r;
             m->posted_tail = &r->next;
+            if (m->posted == r) /* the first: its sender reads it from here */
+                head_set(m, r);
             count_add(&m->nposted, 1);
             loom__unlock(&m->lock);
             return 0;
@@ -457,10 +506,7 @@ int loom__p2p_cancel_recv(struct loom_request *r)
     struct loom_request **pp = &m->posted, *q;
     for (; (q = *pp) != NULL; pp = &q->next) {
         if (q == r) {
-            *pp = r->next;
-            if (m->posted_tail == &r->next)
-                m->posted_tail = pp;
-            count_add(&m->nposted, -1);
+            unlink_posted(m, pp, r);
             found = 1;
             break;
         }

@@ -20,6 +20,7 @@
 struct loom_comm_shared;
 struct loom_comm;
 struct loom_rank;
+struct loom_datatype;
 
 /* The largest tag loom accepts (the value of the MPI_TAG_UB attribute). */
 #define LOOM_TAG_UB 0x7fffffff
@@ -28,19 +29,40 @@ struct loom_rank;
  * Lock: `lock` protects both queues and every `next` link in them. Any rank's thread may take
  * it (senders to append/match, the receiver to post/match/probe/cancel); it is held only to
  * search and relink, never while data is copied or a request completed. */
+/* What the first posted receive asks for, kept beside the queue's lock (below). */
+struct loom_match_head {
+    int peer, tag;              /* LOOM_HEAD_STALE in peer: not known, read the request */
+    void *buf;
+    size_t count;
+    struct loom_datatype *type;
+};
+#define LOOM_HEAD_STALE INT32_MIN
+
+/* Its first line holds everything a sender needs to match the first posted receive and copy
+ * into it: the lock, the posted queue and a copy of that receive's source, tag and buffer
+ * (`head`). A sender that takes it then reads nothing of the receiver's but this line before it
+ * copies; with the request's own fields, the line of the request came after the queue's, one
+ * line transfer after the other (docs/p2p.md, "The posted receive's match in the queue's
+ * line"). */
 struct loom_match {
     struct loom_lock lock;
-    struct loom_request *posted;        /* posted receives, in the order they were posted */
-    struct loom_request **posted_tail;
-    struct loom_envelope *unexpected;   /* unmatched sends, in the order they arrived */
-    struct loom_envelope **unexpected_tail;
-    struct loom_rank *rank;             /* the receiving rank (read-only) */
     _Atomic int nposted, nqueued;       /* lengths of the two queues, written under lock; read
                                            without it by a receive taking a cell (it needs the
                                            lock only when either is nonzero), by a receive
                                            spinning on a ring (a change of nqueued: a message
                                            came another way) and by MPI_T (p2p/queues.c) */
+    struct loom_request *posted;        /* posted receives, in the order they were posted */
+    struct loom_request **posted_tail;
+    struct loom_match_head head;        /* under lock: `posted`'s fields, or STALE. Filled by
+                                           whoever posts the first receive or next needs it;
+                                           made STALE whenever `posted` changes otherwise */
+    /* second line */
+    struct loom_envelope *unexpected;   /* unmatched sends, in the order they arrived */
+    struct loom_envelope **unexpected_tail;
+    struct loom_rank *rank;             /* the receiving rank (read-only) */
 } __attribute__((aligned(64)));
+_Static_assert(offsetof(struct loom_match, unexpected) == 64,
+               "a sender matching the first posted receive reads one line of its queue");
 
 /* Matching state for all members of a communicator on one context. */
 struct loom_p2p_ctx {
@@ -139,6 +161,10 @@ int loom__p2p_cancel_recv(struct loom_request *r);
  * receive's status, and complete both requests. The one function through which every large
  * message moves (the task engine will cut it into chunks run by other threads). */
 void loom__p2p_transfer(struct loom_request *sreq, struct loom_request *rreq);
+/* The same, with the receive's buffer given (read by the caller from the queue's line, so
+ * that the copy need not wait for the request's line). */
+void loom__p2p_transfer_to(struct loom_request *sreq, struct loom_request *rreq, void *buf,
+                           size_t count, struct loom_datatype *type);
 
 /* Fill a status: its envelope and byte count (not cancelled). The error field is left alone:
  * calls that return one status never set it (MPI 4.1, section 3.2.5); the request keeps its

@@ -61,8 +61,14 @@ static int copy_chunk(struct loom_task *t)
 
 void loom__p2p_transfer(struct loom_request *s, struct loom_request *r)
 {
+    loom__p2p_transfer_to(s, r, r->buf, r->count, r->type);
+}
+
+void loom__p2p_transfer_to(struct loom_request *s, struct loom_request *r, void *buf,
+                           size_t count, struct loom_datatype *type)
+{
     size_t bytes = loom__dt_stream_size(s->type, s->count);
-    size_t cap = loom__dt_stream_size(r->type, r->count);
+    size_t cap = loom__dt_stream_size(type, count);
     size_t n = bytes < cap ? bytes : cap;
     /* Tasks when the message spans several chunks, or when it is rendezvous-sized and the
      * call that matched it does not block (a heap request: MPI_Isend/MPI_Irecv): its caller
@@ -105,6 +111,6 @@ void loom__p2p_transfer(struct loom_request *s, struct loom_request *r)
         /* no memory for the tasks: copy it here */
     }
     if (n)
-        loom__dt_copy(r->buf, r->type, r->count, s->buf, s->type, s->count, 0, n);
+        loom__dt_copy(buf, type, count, s->buf, s->type, s->count, 0, n);
     finish(s, r, n);
 }
