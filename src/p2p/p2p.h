@@ -25,10 +25,6 @@ struct loom_datatype;
 /* The largest tag loom accepts (the value of the MPI_TAG_UB attribute). */
 #define LOOM_TAG_UB 0x7fffffff
 
-/* The receive side of one rank on one context.
- * Lock: `lock` protects both queues and every `next` link in them. Any rank's thread may take
- * it (senders to append/match, the receiver to post/match/probe/cancel); it is held only to
- * search and relink, never while data is copied or a request completed. */
 /* What the first posted receive asks for, kept beside the queue's lock (below). */
 struct loom_match_head {
     int peer, tag;              /* LOOM_HEAD_STALE in peer: not known, read the request */
@@ -38,12 +34,16 @@ struct loom_match_head {
 };
 #define LOOM_HEAD_STALE INT32_MIN
 
-/* Its first line holds everything a sender needs to match the first posted receive and copy
+/* The receive side of one rank on one context.
+ * Lock: `lock` protects both queues, every `next` link in them and `head`. Any rank's thread
+ * may take it (senders to append/match, the receiver to post/match/probe/cancel); it is held
+ * only to search and relink, never while data is copied or a request completed.
+ * Its first line holds everything a sender needs to match the first posted receive and copy
  * into it: the lock, the posted queue and a copy of that receive's source, tag and buffer
  * (`head`). A sender that takes it then reads nothing of the receiver's but this line before it
- * copies; with the request's own fields, the line of the request came after the queue's, one
- * line transfer after the other (docs/p2p.md, "The posted receive's match in the queue's
- * line"). */
+ * copies; matched through the request's own fields, it fetched the request's line after the
+ * queue's, one line transfer after the other (docs/p2p.md, "The posted receive's match in the
+ * queue's line"). */
 struct loom_match {
     struct loom_lock lock;
     _Atomic int nposted, nqueued;       /* lengths of the two queues, written under lock; read
