@@ -86,15 +86,17 @@ static inline void head_set(struct loom_match *m, const struct loom_request *r)
         m->head.peer = LOOM_HEAD_STALE;
 }
 
-/* Unlink posted receive q, linked from *pp. Lock held. */
-static void unlink_posted(struct loom_match *m, struct loom_request **pp, struct loom_request *q)
+/* Unlink posted receive q, linked from *pp and followed by `next` (q->next, which the caller
+ * may know without reading q's line). q's own link is left as it is: it is set again when q is
+ * posted again. Lock held. */
+static void unlink_posted(struct loom_match *m, struct loom_request **pp, struct loom_request *q,
+                          struct loom_request *next)
 {
-    *pp = q->next;
+    *pp = next;
     if (m->posted_tail == &q->next)
         m->posted_tail = pp;
     if (pp == &m->posted)
         m->head.peer = LOOM_HEAD_STALE;
-    q->next = NULL;
     count_add(&m->nposted, -1);
 }
 
@@ -113,20 +115,13 @@ static struct loom_request *take_posted(struct loom_match *m, int source, int ta
     if (matches(m->head.peer, m->head.tag, source, tag)) {
         if (want)
             *want = m->head;
-        if (loom__load_relaxed(&m->nposted) == 1) {
-            m->posted = NULL;
-            m->posted_tail = &m->posted;
-            m->head.peer = LOOM_HEAD_STALE;
-            count_add(&m->nposted, -1);
-        } else {
-            unlink_posted(m, &m->posted, r);
-        }
+        unlink_posted(m, &m->posted, r, loom__load_relaxed(&m->nposted) == 1 ? NULL : r->next);
         return r;
     }
     struct loom_request **pp = &r->next, *q;
     for (; (q = *pp) != NULL; pp = &q->next) {
         if (matches(q->peer, q->tag, source, tag)) {
-            unlink_posted(m, pp, q);
+            unlink_posted(m, pp, q, q->next);
             if (want)
                 *want = (struct loom_match_head){q->peer, q->tag, q->buf, q->count, q->type};
             return q;
@@ -506,7 +501,7 @@ int loom__p2p_cancel_recv(struct loom_request *r)
     struct loom_request **pp = &m->posted, *q;
     for (; (q = *pp) != NULL; pp = &q->next) {
         if (q == r) {
-            unlink_posted(m, pp, r);
+            unlink_posted(m, pp, r, r->next);
             found = 1;
             break;
         }
