@@ -64,13 +64,17 @@ static int send_nonblocking(const char *fn, const void *buf, MPI_Count count, MP
         return rc;
     if (request == NULL)
         return loom__api_error(comm, fn, MPI_ERR_ARG, "request is NULL");
-    struct loom_request *r = dest == MPI_PROC_NULL ? loom__p2p_done_request(comm, MPI_PROC_NULL)
-                                                   : loom__req_new(LOOM_REQ_SEND);
-    if (r == NULL)
-        return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
-    if (dest != MPI_PROC_NULL && sent_in_cell(c, mode, buf, count, type, dest, tag, 1)) {
-        loom__p2p_mark_done(r, comm, MPI_ANY_SOURCE); /* sent: it only has to say so */
-    } else if (dest != MPI_PROC_NULL) {
+    struct loom_request *r;
+    if (dest == MPI_PROC_NULL) {
+        r = loom__p2p_done_request(comm, MPI_PROC_NULL);
+        if (r == NULL)
+            return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
+    } else if (sent_in_cell(c, mode, buf, count, type, dest, tag, 1)) {
+        r = &loom__req_sent; /* sent: the one request of such sends says so (request.h) */
+    } else {
+        r = loom__req_new(LOOM_REQ_SEND);
+        if (r == NULL)
+            return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
         loom__p2p_fill(r, c, comm, (void *)buf, count, type, dest, tag);
         r->mode = (uint8_t)mode;
         loom__dt_retain(type);

@@ -57,6 +57,14 @@ static int check_array(const char *fn, int count, MPI_Request reqs[], const void
 static int finish(MPI_Request *h, MPI_Status *status, MPI_Comm *comm, int set_error)
 {
     struct loom_request *r = *h;
+    if (r == &loom__req_sent) { /* a send complete at birth: nothing to settle or retire */
+        *comm = MPI_COMM_WORLD;
+        loom__p2p_status_out(status, &r->status);
+        if (set_error && status != MPI_STATUS_IGNORE && status != NULL)
+            status->MPI_ERROR = MPI_SUCCESS;
+        *h = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+    }
     loom__greq_settle(r);
     int err = r->error, persistent = r->persistent;
     *comm = r->comm;

@@ -48,6 +48,14 @@ static void request_init(struct loom_request *r, enum loom_req_kind kind)
     r->drive = NULL;
 }
 
+struct loom_request loom__req_sent = {
+    .obj = {.magic = LOOM_MAGIC_REQUEST},
+    .kind = LOOM_REQ_DONE,
+    .flags = LOOM_REQ_COMPLETE,
+    .status = {.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG, .MPI_ERROR = MPI_SUCCESS},
+    .error = MPI_SUCCESS,
+};
+
 /* Freed heap requests are kept here for reuse instead of going back to malloc while the job
  * runs. Why: a user may wait on a stale copy of a handle (a request an earlier wait already
  * completed and freed); its check must read loom memory whose magic says FREED, never memory
@@ -250,6 +258,8 @@ void loom__req_discard(struct loom_request *r)
 
 void loom__req_release(struct loom_request *r)
 {
+    if (r == &loom__req_sent) /* never freed; and never written, lest its line move to the */
+        return;                /* core of every rank that frees one (request.h) */
     if (r->persistent && !r->active) {
         destroy(r);
         return;

@@ -111,6 +111,18 @@ static inline int loom__req_is_complete(struct loom_request *r)
     return (atomic_load_explicit(&r->flags, memory_order_acquire) & LOOM_REQ_COMPLETE) != 0;
 }
 
+/* The request of every send complete at birth (its message went into a cell, ring.h): one
+ * object, predefined, returned by each such MPI_Isend and MPI_Irsend instead of a request of
+ * its own, as MPICH returns one completed request for its eager sends. Why: making, filling,
+ * retiring and freeing a request per message was a fifth of what a window of small
+ * nonblocking sends cost its sender (docs/p2p.md, "One request for every send complete at
+ * birth"). Complete (kind LOOM_REQ_DONE, empty status) and never written after load: any
+ * thread of any rank may read it; a wait or test on it retires nothing (`heap` 0, no type,
+ * no on_complete), a free lets it be (loom__req_release), a cancel does nothing (it is a
+ * complete send), and a stale copy of its handle names it still, a complete request (as a
+ * stale handle to a reused request may in MPICH). */
+extern struct loom_request loom__req_sent;
+
 /* A new heap request owned by the calling rank, or NULL. */
 struct loom_request *loom__req_new(enum loom_req_kind kind);
 /* Fill a stack request (blocking calls). */
