@@ -120,7 +120,9 @@ static inline int loom__req_is_complete(struct loom_request *r)
  * thread of any rank may read it; a wait or test on it retires nothing (`heap` 0, no type,
  * no on_complete), a free lets it be (loom__req_release), a cancel does nothing (it is a
  * complete send), and a stale copy of its handle names it still, a complete request (as a
- * stale handle to a reused request may in MPICH). */
+ * stale handle to a reused request may in MPICH). It knows no communicator (`comm` NULL): an
+ * error about it (MPI_Start given it) goes to MPI_COMM_WORLD's handler, as one about a handle
+ * that names no request does. */
 extern struct loom_request loom__req_sent;
 
 /* A new heap request owned by the calling rank, or NULL. */

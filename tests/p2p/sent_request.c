@@ -8,8 +8,9 @@
  *     Waitany, Testany, Waitsome, Testsome): handles become MPI_REQUEST_NULL, indices are right,
  *     and the buffers, overwritten at once, must not change what the partner receives;
  *  B. MPI_Request_free, MPI_Cancel (a complete send is not cancelled: Test_cancelled false,
- *     the message arrives), MPI_Request_get_status (complete, the handle kept), a Fortran handle
- *     round trip, and sends made after each of them still complete;
+ *     the message arrives), MPI_Request_get_status (complete, the handle kept), MPI_Start
+ *     (MPI_ERR_REQUEST: not persistent), a Fortran handle round trip, and sends made after each
+ *     of them still complete;
  *  C. MPI_Waitall with a truncated receive among small sends: MPI_ERR_IN_STATUS, MPI_SUCCESS
  *     in the sends' statuses;
  *  D. with MPI_THREAD_MULTIPLE, NT threads of each rank sending, freeing, testing and waiting
@@ -153,6 +154,7 @@ static void hold_calls(int rank, int peer, unsigned char *sbuf, unsigned char *r
                 OK(MPI_Request_get_status(r, &flag, &st));
             while (!flag);
             CHECK(r != MPI_REQUEST_NULL); /* get_status keeps the handle */
+            FAILS(MPI_Start(&r), MPI_ERR_REQUEST); /* not persistent: reported, no harm */
             OK(MPI_Request_get_status(r, &flag, MPI_STATUS_IGNORE));
             CHECK_INT(flag, 1);
             OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
