@@ -115,8 +115,8 @@ static inline int loom__req_is_complete(struct loom_request *r)
  * object, predefined, returned by each such MPI_Isend and MPI_Irsend instead of a request of
  * its own, as MPICH returns one completed request for its eager sends. Why: making, filling,
  * retiring and freeing a request per message was a fifth of what a window of small
- * nonblocking sends cost its sender (docs/p2p.md, "One request for every send complete at
- * birth"). Complete (kind LOOM_REQ_DONE, empty status) and never written after load: any
+ * nonblocking sends cost its sender in instructions (docs/p2p.md, "One request for the sends
+ * complete at birth"). Complete (kind LOOM_REQ_DONE, empty status) and never written after load: any
  * thread of any rank may read it; a wait or test on it retires nothing (`heap` 0, no type,
  * no on_complete), a free lets it be (loom__req_release), a cancel does nothing (it is a
  * complete send), and a stale copy of its handle names it still, a complete request (as a

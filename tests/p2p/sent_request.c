@@ -135,7 +135,8 @@ static void hold_calls(int rank, int peer, unsigned char *sbuf, unsigned char *r
     MPI_Status st;
     int flag = -1, x = 0;
     for (int step = 0; step < 4; step++) {
-        unsigned id = (unsigned)(9000 + 10 * rank + step), pid = (unsigned)(9000 + 10 * peer + step);
+        unsigned id = (unsigned)(9000 + 10 * rank + step);
+        unsigned pid = (unsigned)(9000 + 10 * peer + step);
         p2p_fill(sbuf, 24, id);
         OK(MPI_Isend(sbuf, 24, MPI_BYTE, peer, 30, MPI_COMM_WORLD, &r));
         switch (step) {
