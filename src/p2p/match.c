@@ -77,11 +77,17 @@ static inline int matches(int want_source, int want_tag, int source, int tag)
            (want_tag == tag || want_tag == MPI_ANY_TAG);
 }
 
+/* What posted receive r asks for, as the queue's line keeps it for its first receive. */
+static inline struct loom_match_head head_of(const struct loom_request *r)
+{
+    return (struct loom_match_head){r->peer, r->tag, r->buf, r->count, r->type};
+}
+
 /* The first posted receive's fields, or STALE when none is posted. Lock held. */
 static inline void head_set(struct loom_match *m, const struct loom_request *r)
 {
     if (r)
-        m->head = (struct loom_match_head){r->peer, r->tag, r->buf, r->count, r->type};
+        m->head = head_of(r);
     else
         m->head.peer = LOOM_HEAD_STALE;
 }
@@ -123,7 +129,7 @@ static struct loom_request *take_posted(struct loom_match *m, int source, int ta
         if (matches(q->peer, q->tag, source, tag)) {
             unlink_posted(m, pp, q, q->next);
             if (want)
-                *want = (struct loom_match_head){q->peer, q->tag, q->buf, q->count, q->type};
+                *want = head_of(q);
             return q;
         }
     }

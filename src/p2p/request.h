@@ -9,7 +9,8 @@
  * Whoever sets the second of the two bits frees a heap request. A request that lives on the
  * stack of a blocking call is never RELEASED: the call waits for COMPLETE and returns, so the
  * completer must not touch the request after setting COMPLETE (it reads `owner` first).
- * After COMPLETE, status/error are read-only.
+ * After COMPLETE, status/error are read-only. One request has no owner and is never written:
+ * loom__req_sent, complete from load, which every send complete at birth returns (below).
  *
  * Fields other than `flags`, `next` and the status are written by the owner before the
  * request is published (queued for matching) and read-only while it is in flight. `next`
@@ -64,7 +65,9 @@ struct loom_envelope {
 struct loom_request {
     struct loom_object obj;      /* LOOM_MAGIC_REQUEST */
     uint8_t kind;                /* enum loom_req_kind */
-    uint8_t heap;                /* 1 if malloc'ed (freed when done), 0 on a caller's stack */
+    uint8_t heap;                /* 1 if malloc'ed (freed when done); 0 if never freed: on a
+                                    caller's stack, inside one of loom's structures (a
+                                    schedule's operation), or loom__req_sent */
     uint8_t persistent;          /* made by *_init; survives completion until freed */
     uint8_t active;              /* persistent: started and not yet completed by a wait/test */
     uint8_t mode;                /* enum loom_send_mode */
