@@ -68,12 +68,18 @@ int loom__p2p_request_error(const char *fn, struct loom_request *r)
                            (long long)r->status.loom_bytes);
 }
 
-void loom__p2p_mark_done(struct loom_request *r, MPI_Comm comm, int source)
+void loom__p2p_mark_received(struct loom_request *r, MPI_Comm comm)
 {
     r->kind = LOOM_REQ_DONE;
     r->comm = comm;
+    atomic_store_explicit(&r->flags, LOOM_REQ_COMPLETE, memory_order_relaxed); /* not yet
+                                                                                 handed out */
+}
+
+void loom__p2p_mark_done(struct loom_request *r, MPI_Comm comm, int source)
+{
     loom__p2p_status_empty(&r->status, source);
-    atomic_store_explicit(&r->flags, LOOM_REQ_COMPLETE, memory_order_relaxed);
+    loom__p2p_mark_received(r, comm);
 }
 
 struct loom_request *loom__p2p_done_request(MPI_Comm comm, int source)

@@ -68,6 +68,9 @@ int loom__p2p_request_error(const char *fn, struct loom_request *r);
 /* Make an unpublished request one that is complete at birth (kind DONE, empty status from
  * `source`): for sends done on the spot (a small message put in a cell). */
 void loom__p2p_mark_done(struct loom_request *r, MPI_Comm comm, int source);
+/* The same for a receive that took its message as it started (MPI_Irecv's cell fast path):
+ * the status already in r->status stays. */
+void loom__p2p_mark_received(struct loom_request *r, MPI_Comm comm);
 /* A heap request complete at birth (sends to MPI_PROC_NULL, buffered sends). */
 struct loom_request *loom__p2p_done_request(MPI_Comm comm, int source);
 /* Buffered sends and their buffers (api/p2p_bsend.c). */

@@ -125,6 +125,17 @@ static struct loom_ring *ring_make(int from, int dest)
     return g;
 }
 
+/* A batch is published at once (batch.h), and its oldest message, cell c at position t,
+ * says how many cells came with it: ask for their lines together, rather than one after the
+ * other as each is taken; and for none past them, which their sender may be writing (a line
+ * taken from it then would only move once more). */
+static inline void prefetch_batch(struct loom_ring *g, uint32_t t, const struct loom_cell *c)
+{
+    uint32_t next = t + loom__cell_count(c->bytes);
+    for (uint32_t i = 0; i < c->ahead; i++)
+        __builtin_prefetch(&g->cells[(next + i) & LOOM_RING_MASK], 0);
+}
+
 /* Take the ring's full cells in order and match them (cons.lock held). Stops after the cell
  * that completed `want` (returns 1), or when a cell could not be matched for lack of memory
  * (it stays; a later drain retries). */
@@ -136,13 +147,7 @@ static int drain_locked(struct loom_ring *g, struct loom_request *want)
         if (loom__load_acquire(&c->seq) != t + 1) /* pairs with the producer's release */
             return 0;
         uint32_t bytes = c->bytes;
-        /* A batch is published at once (batch.h), and its oldest message says how many cells
-         * came with it: ask for their lines together, rather than one after the other as
-         * each is matched; and for none past them, which their sender may be writing (a
-         * line taken from it then would only move once more). */
-        uint32_t next = t + loom__cell_count(bytes);
-        for (uint32_t i = 0; i < c->ahead; i++)
-            __builtin_prefetch(&g->cells[(next + i) & LOOM_RING_MASK], 0);
+        prefetch_batch(g, t, c);
         int rc = loom__p2p_match_cell(g, t, want);
         if (rc < 0)
             return 0;
@@ -256,6 +261,36 @@ void loom__inbox_flush_pair(int from, int dest)
 #define RECV_KEYPOINT_EVERY 16
 #define RECV_PAUSE_EVERY 8
 
+/* The cell at the head of ring g, if it is the message that a receive from `source` with
+ * `tag` into (buf, count, type) of queue m must take (loom__p2p_cell_claims): copy it out,
+ * free its cells, fill *st (if st is not NULL); 1 if so, else 0 and nothing moved. */
+static int take_head(struct loom_ring *g, struct loom_match *m, int source, int tag, void *buf,
+                     size_t count, struct loom_datatype *type, struct MPI_Status *st)
+{
+    loom__lock(&g->cons.lock);
+    uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
+    struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
+    if (loom__load_acquire(&c->seq) != t + 1) { /* pairs with the producer's release */
+        loom__unlock(&g->cons.lock); /* another drainer took it */
+        return 0;
+    }
+    uint32_t bytes = c->bytes;
+    if (!loom__p2p_cell_claims(c, m, source, tag, loom__dt_stream_size(type, count))) {
+        loom__unlock(&g->cons.lock);
+        return 0;
+    }
+    prefetch_batch(g, t, c);
+    loom__cell_unpack(g, t, bytes, bytes, buf, type, count);
+    int source_rank = c->source, got_tag = c->tag;
+    /* release: the cells were read; their producer may fill them again */
+    loom__store_release(&g->cons.tail, t + loom__cell_count(bytes));
+    loom__unlock(&g->cons.lock);
+    if (st)
+        loom__p2p_status_set(st, source_rank, got_tag, bytes);
+    LOOM_STATS_RECEIVED(m->rank, bytes); /* LOOM_STATS */
+    return 1;
+}
+
 int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
                      size_t count, struct loom_datatype *type, struct MPI_Status *st)
 {
@@ -279,27 +314,14 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
         if (i % RECV_PAUSE_EVERY == RECV_PAUSE_EVERY - 1)
             loom__cpu_relax();
     }
-    loom__lock(&g->cons.lock);
-    uint32_t t = loom__load_relaxed(&g->cons.tail); /* only drainers write it, under the lock */
-    struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
-    if (loom__load_acquire(&c->seq) != t + 1) { /* pairs with the producer's release */
-        loom__unlock(&g->cons.lock); /* another drainer took it */
-        return 0;
-    }
-    uint32_t bytes = c->bytes;
-    if (!loom__p2p_cell_claims(c, m, source, tag, loom__dt_stream_size(type, count))) {
-        loom__unlock(&g->cons.lock);
-        return 0;
-    }
-    loom__cell_unpack(g, t, bytes, bytes, buf, type, count);
-    int source_rank = c->source, got_tag = c->tag;
-    /* release: the cells were read; their producer may fill them again */
-    loom__store_release(&g->cons.tail, t + loom__cell_count(bytes));
-    loom__unlock(&g->cons.lock);
-    if (st)
-        loom__p2p_status_set(st, source_rank, got_tag, bytes);
-    LOOM_STATS_RECEIVED(m->rank, bytes); /* LOOM_STATS */
-    return 1;
+    return take_head(g, m, source, tag, buf, count, type, st);
+}
+
+int loom__inbox_take(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
+                     size_t count, struct loom_datatype *type, struct MPI_Status *st)
+{
+    struct loom_ring *g = loom__ring_of(from, dest);
+    return g && loom__ring_ready(g) && take_head(g, m, source, tag, buf, count, type, st);
 }
 
 /* The next of rank dest's rings, from position *at on, that has a cell ready: the ring from

@@ -154,6 +154,12 @@ struct MPI_Status;
 int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
                      size_t count, struct loom_datatype *type, struct MPI_Status *st);
 
+/* loom__inbox_recv without the wait, for MPI_Irecv (loom__p2p_take_cell): the cell at the
+ * head of the ring from `from` to `dest`, if one is there now and is the receive's message
+ * (no ring is made). 1 if received, else 0. */
+int loom__inbox_take(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
+                     size_t count, struct loom_datatype *type, struct MPI_Status *st);
+
 /* 1 if a cell waits in rank `dest`'s rings (from world rank `from`, or from any if from < 0). */
 int loom__inbox_has_cells(int dest, int from);
 

@@ -355,17 +355,35 @@ int loom__p2p_cell_claims(const struct loom_cell *c, struct loom_match *m, int s
     return 1;
 }
 
+/* 1 if a receive into (count, type) from `source` of ctx (not a wildcard) may take its
+ * message out of a cell: cells are on, the buffer holds at most a few cells' worth, and the
+ * sender runs in this node process. Why the size: a larger message to a receiver that has
+ * not posted would become an eager copy (two copies and a malloc) instead of the one copy its
+ * sender makes into a posted receive. */
+static inline int cell_receivable(struct loom_p2p_ctx *ctx, size_t count,
+                                  struct loom_datatype *type, int source)
+{
+    return loom__p2p_cells && loom__dt_stream_size(type, count) <= loom__cell_max &&
+           loom__rank_is_local(ctx->sender_world[source]);
+}
+
 int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
                         size_t count, struct loom_datatype *type, int source, int tag,
                         MPI_Status *st)
 {
-    /* Only a receive whose buffer holds at most a few cells' worth: a larger message to a
-     * receiver that has not posted would become an eager copy (two copies and a malloc)
-     * instead of the one copy its sender makes into a posted receive. */
-    if (!loom__p2p_cells || loom__dt_stream_size(type, count) > loom__cell_max ||
-        (source != MPI_ANY_SOURCE && !loom__rank_is_local(ctx->sender_world[source])))
+    if (!cell_receivable(ctx, count, type, source))
         return 0;
     return loom__inbox_recv(ctx->sender_world[source], me_world, &ctx->match[me], source, tag, buf,
+                            count, type, st);
+}
+
+int loom__p2p_take_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
+                        size_t count, struct loom_datatype *type, int source, int tag,
+                        MPI_Status *st)
+{
+    if (!cell_receivable(ctx, count, type, source))
+        return 0;
+    return loom__inbox_take(ctx->sender_world[source], me_world, &ctx->match[me], source, tag, buf,
                             count, type, st);
 }
 

@@ -146,6 +146,13 @@ int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *bu
                         size_t count, struct loom_datatype *type, int source, int tag,
                         MPI_Status *st);
 
+/* MPI_Irecv's fast path: loom__p2p_recv_cell without the wait, for a cell that is already
+ * there (at the head of the ring from `source`): 1 if received (the receive is then complete
+ * at birth, status in *st unless st is NULL), 0 if the caller must start a request. */
+int loom__p2p_take_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
+                        size_t count, struct loom_datatype *type, int source, int tag,
+                        MPI_Status *st);
+
 /* A message from another node process for queue m (net/): an eager one is delivered to the
  * first posted receive it matches, else queued with a copy of its data (0, or LOOM_ERR_NOMEM);
  * a request-to-send's stand-in (its env filled) takes the first posted receive it matches,
