@@ -54,7 +54,8 @@ static int check_array(const char *fn, int count, MPI_Request reqs[], const void
  * MPI_REQUEST_NULL unless persistent). Returns its error class; *comm gets its communicator.
  * The status's error field is set only with `set_error`: by an array call that fails with
  * MPI_ERR_IN_STATUS (MPI 4.1, section 3.2.5), then in every status, MPI_SUCCESS included. */
-static int finish(MPI_Request *h, MPI_Status *status, MPI_Comm *comm, int set_error)
+static inline __attribute__((always_inline)) int finish(MPI_Request *h, MPI_Status *status,
+                                                       MPI_Comm *comm, int set_error)
 {
     struct loom_request *r = *h;
     if (r == &loom__req_sent) { /* a send complete at birth: nothing to settle or retire */

@@ -47,10 +47,8 @@ int loom__greq_query(struct loom_request *r, MPI_Status *status)
     return g->query_fn ? g->query_fn(g->extra_state, status) : MPI_SUCCESS;
 }
 
-void loom__greq_settle(struct loom_request *r)
+void loom__greq_settle_user(struct loom_request *r)
 {
-    if (r->kind != LOOM_REQ_GREQ)
-        return;
     struct loom_grequest *g = of(r);
     if (g->freed)
         return;

@@ -32,8 +32,14 @@ struct loom_request *loom__greq_new(MPI_Grequest_query_function *query_fn,
                                     MPI_Grequest_cancel_function *cancel_fn, void *extra_state);
 /* A complete generalized request is about to be retired by a wait or test: run query_fn into
  * its status and free_fn, and make the first error they return the request's error. Once;
- * no-op for other kinds. Owner's thread. */
-void loom__greq_settle(struct loom_request *r);
+ * no-op for other kinds (checked inline: every wait and test of every request comes here).
+ * Owner's thread. */
+void loom__greq_settle_user(struct loom_request *r);
+static inline void loom__greq_settle(struct loom_request *r)
+{
+    if (r->kind == LOOM_REQ_GREQ)
+        loom__greq_settle_user(r);
+}
 /* query_fn into *status (MPI_Request_get_status on a complete one); its error code. */
 int loom__greq_query(struct loom_request *r, MPI_Status *status);
 /* cancel_fn with complete = whether MPI_Grequest_complete was called; its error code. */

@@ -125,6 +125,20 @@ static struct loom_ring *ring_make(int from, int dest)
     return g;
 }
 
+void loom__cell_unpack_more(struct loom_ring *g, uint32_t t, size_t bytes, size_t n, void *buf,
+                            struct loom_datatype *type, size_t count)
+{
+    if (n <= LOOM_CELL_DATA) {
+        loom__inbox_unpack(buf, type, count, g->cells[t & LOOM_RING_MASK].data, 0, n);
+    } else if (type->contig) {
+        loom__cell_gather(g, t, bytes, n, (unsigned char *)buf + type->true_lb);
+    } else {
+        unsigned char flat[LOOM_CELL_MAX];
+        loom__cell_gather(g, t, bytes, n, flat);
+        loom__dt_unpack(buf, type, count, flat, 0, n);
+    }
+}
+
 /* A batch is published at once (batch.h), and its oldest message, cell c at position t,
  * says how many cells came with it: ask for their lines together, rather than one after the
  * other as each is taken; and for none past them, which their sender may be writing (a line
