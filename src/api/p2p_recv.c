@@ -59,9 +59,11 @@ int loom__mpi_irecv_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype d
                                  : loom__req_new(LOOM_REQ_RECV);
     if (r == NULL)
         return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
-    if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
-        loom__p2p_take_cell(c->sh->pt2pt, c->sh->world_of[c->rank], c->rank, buf,
-                            (size_t)count, datatype, source, tag, &r->status)) {
+    int took = source == MPI_PROC_NULL || source == MPI_ANY_SOURCE
+                   ? -1
+                   : loom__p2p_take_cell(c->sh->pt2pt, c->sh->world_of[c->rank], c->rank, buf,
+                                         (size_t)count, datatype, source, tag, &r->status);
+    if (took > 0) {
         /* Its message was waiting at the head of its sender's ring: received now, complete
          * at birth, and a wait only hands back its status (docs/p2p.md, "Receives complete
          * at birth"). */
@@ -70,7 +72,7 @@ int loom__mpi_irecv_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype d
         loom__p2p_fill(r, c, comm, buf, count, datatype, source, tag);
         loom__dt_retain(datatype);
         r->unseen = 1; /* a cell it takes now completes it cheaply (request.h) */
-        loom__p2p_start_recv(r);
+        loom__p2p_start_recv_looked(r, took); /* after 0, the ring is not looked at again */
         r->unseen = 0;
     }
     *request = r;

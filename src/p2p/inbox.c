@@ -277,7 +277,8 @@ void loom__inbox_flush_pair(int from, int dest)
 
 /* The cell at the head of ring g, if it is the message that a receive from `source` with
  * `tag` into (buf, count, type) of queue m must take (loom__p2p_cell_claims): copy it out,
- * free its cells, fill *st (if st is not NULL); 1 if so, else 0 and nothing moved. */
+ * free its cells, fill *st (if st is not NULL); 1 if so, else -1 (a cell is there, or was:
+ * another drainer took it) and nothing moved. */
 static int take_head(struct loom_ring *g, struct loom_match *m, int source, int tag, void *buf,
                      size_t count, struct loom_datatype *type, struct MPI_Status *st)
 {
@@ -286,12 +287,12 @@ static int take_head(struct loom_ring *g, struct loom_match *m, int source, int 
     struct loom_cell *c = &g->cells[t & LOOM_RING_MASK];
     if (loom__load_acquire(&c->seq) != t + 1) { /* pairs with the producer's release */
         loom__unlock(&g->cons.lock); /* another drainer took it */
-        return 0;
+        return -1;
     }
     uint32_t bytes = c->bytes;
     if (!loom__p2p_cell_claims(c, m, source, tag, loom__dt_stream_size(type, count))) {
         loom__unlock(&g->cons.lock);
-        return 0;
+        return -1;
     }
     prefetch_batch(g, t, c);
     loom__cell_unpack(g, t, bytes, bytes, buf, type, count);
@@ -328,14 +329,16 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
         if (i % RECV_PAUSE_EVERY == RECV_PAUSE_EVERY - 1)
             loom__cpu_relax();
     }
-    return take_head(g, m, source, tag, buf, count, type, st);
+    return take_head(g, m, source, tag, buf, count, type, st) > 0;
 }
 
 int loom__inbox_take(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
                      size_t count, struct loom_datatype *type, struct MPI_Status *st)
 {
     struct loom_ring *g = loom__ring_of(from, dest);
-    return g && loom__ring_ready(g) && take_head(g, m, source, tag, buf, count, type, st);
+    if (!g || !loom__ring_ready(g))
+        return 0;
+    return take_head(g, m, source, tag, buf, count, type, st);
 }
 
 /* The next of rank dest's rings, from position *at on, that has a cell ready: the ring from

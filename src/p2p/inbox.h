@@ -156,7 +156,8 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
 
 /* loom__inbox_recv without the wait, for MPI_Irecv (loom__p2p_take_cell): the cell at the
  * head of the ring from `from` to `dest`, if one is there now and is the receive's message
- * (no ring is made). 1 if received, else 0. */
+ * (no ring is made). 1 if received; 0 if no cell was ready in that ring (or it has none);
+ * -1 if one was, but not for this receive. */
 int loom__inbox_take(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
                      size_t count, struct loom_datatype *type, struct MPI_Status *st);
 

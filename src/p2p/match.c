@@ -382,7 +382,7 @@ int loom__p2p_take_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *bu
                         MPI_Status *st)
 {
     if (!cell_receivable(ctx, count, type, source))
-        return 0;
+        return -1;
     return loom__inbox_take(ctx->sender_world[source], me_world, &ctx->match[me], source, tag, buf,
                             count, type, st);
 }
@@ -455,6 +455,11 @@ static void watch_recv(struct loom_request *r)
 
 int loom__p2p_start_recv(struct loom_request *r)
 {
+    return loom__p2p_start_recv_looked(r, -1);
+}
+
+int loom__p2p_start_recv_looked(struct loom_request *r, int cells)
+{
     struct loom_match *m = &r->ctx->match[r->me];
     int dest = m->rank->world_rank, from = cell_source(r->ctx, r->peer);
     if (__builtin_expect(loom__job.nnodes > 1, 0))
@@ -468,7 +473,9 @@ int loom__p2p_start_recv(struct loom_request *r)
      * way drains it first (loom__inbox_flush_pair). Looking again under the lock cost a
      * 1 KiB message rate 7 % (nine alternations). The queue's count is read after the look,
      * so that without cells its line is read only by the lock that takes it. */
-    int pass = 0, cells = loom__p2p_cells && loom__inbox_has_cells(dest, from);
+    int pass = 0;
+    if (cells < 0)
+        cells = loom__p2p_cells && loom__inbox_has_cells(dest, from);
     if (cells && loom__load_relaxed(&m->nqueued) == 0) {
         if (loom__inbox_drain(dest, from, r))
             return 0;

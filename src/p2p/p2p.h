@@ -110,6 +110,10 @@ extern int loom__p2p_copy_share;
  * The request may be complete on return. 0 or a negative loom code (LOOM_ERR_NOMEM). */
 int loom__p2p_start_send(struct loom_request *r);
 int loom__p2p_start_recv(struct loom_request *r);
+/* loom__p2p_start_recv for a receive from a given source whose ring its caller has just found
+ * without a cell ready (`cells` 0: the rings are not looked at again; a cell that lands later
+ * is matched against the posted receive, as after any look) or with one (1). */
+int loom__p2p_start_recv_looked(struct loom_request *r, int cells);
 /* Receive the message of an envelope already taken from its queue (matched probe). */
 void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e);
 
@@ -148,7 +152,9 @@ int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *bu
 
 /* MPI_Irecv's fast path: loom__p2p_recv_cell without the wait, for a cell that is already
  * there (at the head of the ring from `source`): 1 if received (the receive is then complete
- * at birth, status in *st unless st is NULL), 0 if the caller must start a request. */
+ * at birth, status in *st unless st is NULL); else the caller starts a request, with
+ * loom__p2p_start_recv_looked(r, 0) after 0 (no cell waited in that ring: the start need
+ * not look again), loom__p2p_start_recv after -1 (one did, or the ring was not looked at). */
 int loom__p2p_take_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
                         size_t count, struct loom_datatype *type, int source, int tag,
                         MPI_Status *st);
