@@ -228,7 +228,15 @@ static void *sender(void *p)
             while (!flag);
             break;
         case 2:
-            OK(MPI_Request_free(&r[0]));
+            /* Freed once complete, since buf is written again next: a send may not be complete
+             * at birth (with LOOM_EAGER_MAX=0, a rank's message to itself that finds another
+             * thread's receive posted goes by rendezvous), and after freeing it nothing says
+             * when its buffer is free. */
+            OK(MPI_Request_get_status(r[0], &flag, MPI_STATUS_IGNORE));
+            if (flag)
+                OK(MPI_Request_free(&r[0]));
+            else
+                OK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
             break;
         default:
             OK(MPI_Isend(buf, (int)n, MPI_BYTE, a->peer, 200 + a->t, MPI_COMM_WORLD, &r[1]));
