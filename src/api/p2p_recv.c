@@ -38,7 +38,7 @@ int loom__mpi_recv_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype da
     if (source != MPI_ANY_SOURCE &&
         loom__p2p_recv_cell(c->sh->pt2pt, c->sh->world_of[c->rank], c->rank, buf, (size_t)count,
                             datatype, source, tag,
-                            status == MPI_STATUS_IGNORE ? NULL : status))
+                            status == MPI_STATUS_IGNORE ? NULL : status, 1) > 0)
         return MPI_SUCCESS;
     return recv_queued(c, buf, count, datatype, source, tag, comm, status);
 }
@@ -61,8 +61,8 @@ int loom__mpi_irecv_c(const char *fn, void *buf, MPI_Count count, MPI_Datatype d
         return loom__api_error_code(comm, fn, LOOM_ERR_NOMEM);
     int took = source == MPI_PROC_NULL || source == MPI_ANY_SOURCE
                    ? -1
-                   : loom__p2p_take_cell(c->sh->pt2pt, c->sh->world_of[c->rank], c->rank, buf,
-                                         (size_t)count, datatype, source, tag, &r->status);
+                   : loom__p2p_recv_cell(c->sh->pt2pt, c->sh->world_of[c->rank], c->rank, buf,
+                                         (size_t)count, datatype, source, tag, &r->status, 0);
     if (took > 0) {
         /* Its message was waiting at the head of its sender's ring: received now, complete
          * at birth, and a wait only hands back its status (docs/p2p.md, "Receives complete

@@ -125,6 +125,7 @@ static struct loom_ring *ring_make(int from, int dest)
     return g;
 }
 
+/* loom__cell_unpack's cases that are not inline (p2p/ring.h says why). */
 void loom__cell_unpack_more(struct loom_ring *g, uint32_t t, size_t bytes, size_t n, void *buf,
                             struct loom_datatype *type, size_t count)
 {
@@ -307,11 +308,15 @@ static int take_head(struct loom_ring *g, struct loom_match *m, int source, int 
 }
 
 int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
-                     size_t count, struct loom_datatype *type, struct MPI_Status *st)
+                     size_t count, struct loom_datatype *type, struct MPI_Status *st, int wait)
 {
-    /* Made here if the pair has none yet: otherwise a receive that comes first would post a
-     * request, its sender would deliver to that, and the pair would never use cells. */
     struct loom_ring *g = loom__ring_of(from, dest);
+    if (!wait)
+        return g && loom__ring_ready(g) ? take_head(g, m, source, tag, buf, count, type, st)
+                                        : 0;
+    /* A blocking receive makes the ring if the pair has none yet: otherwise a receive that
+     * comes first would post a request, its sender would deliver to that, and the pair would
+     * never use cells. */
     if (!g && !(g = ring_make(from, dest)))
         return 0;
     int queued = loom__load_relaxed(&m->nqueued);
@@ -329,15 +334,6 @@ int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int t
         if (i % RECV_PAUSE_EVERY == RECV_PAUSE_EVERY - 1)
             loom__cpu_relax();
     }
-    return take_head(g, m, source, tag, buf, count, type, st) > 0;
-}
-
-int loom__inbox_take(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
-                     size_t count, struct loom_datatype *type, struct MPI_Status *st)
-{
-    struct loom_ring *g = loom__ring_of(from, dest);
-    if (!g || !loom__ring_ready(g))
-        return 0;
     return take_head(g, m, source, tag, buf, count, type, st);
 }
 

@@ -147,19 +147,15 @@ void loom__inbox_sent(int from, int dest, size_t bytes);
  * ring into dest's queues. Cheap when the ring is empty. */
 void loom__inbox_flush_pair(int from, int dest);
 
-/* The blocking receive's fast path (loom__p2p_recv_cell): wait a little for the cell at the
- * head of the ring from `from` to `dest` and receive it through loom__p2p_cell_receive. 1 if
- * received, 0 if not (no ring, no cell within the spin budget, another message came first). */
+/* The receives' fast path (loom__p2p_recv_cell): receive the cell at the head of the ring
+ * from `from` to `dest` if it is the receive's message (loom__p2p_cell_claims). With `wait`
+ * (a blocking receive) the ring is made if the pair has none and the cell is waited for a
+ * little; without (MPI_Irecv) only a cell already there is taken. 1 if received; 0 if no cell
+ * was ready in that ring (no ring, or none within the spin budget); -1 if one was, but not
+ * this receive's (or another drainer took it first). */
 struct MPI_Status;
 int loom__inbox_recv(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
-                     size_t count, struct loom_datatype *type, struct MPI_Status *st);
-
-/* loom__inbox_recv without the wait, for MPI_Irecv (loom__p2p_take_cell): the cell at the
- * head of the ring from `from` to `dest`, if one is there now and is the receive's message
- * (no ring is made). 1 if received; 0 if no cell was ready in that ring (or it has none);
- * -1 if one was, but not for this receive. */
-int loom__inbox_take(int from, int dest, struct loom_match *m, int source, int tag, void *buf,
-                     size_t count, struct loom_datatype *type, struct MPI_Status *st);
+                     size_t count, struct loom_datatype *type, struct MPI_Status *st, int wait);
 
 /* 1 if a cell waits in rank `dest`'s rings (from world rank `from`, or from any if from < 0). */
 int loom__inbox_has_cells(int dest, int from);

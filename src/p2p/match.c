@@ -369,22 +369,12 @@ static inline int cell_receivable(struct loom_p2p_ctx *ctx, size_t count,
 
 int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
                         size_t count, struct loom_datatype *type, int source, int tag,
-                        MPI_Status *st)
-{
-    if (!cell_receivable(ctx, count, type, source))
-        return 0;
-    return loom__inbox_recv(ctx->sender_world[source], me_world, &ctx->match[me], source, tag, buf,
-                            count, type, st);
-}
-
-int loom__p2p_take_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
-                        size_t count, struct loom_datatype *type, int source, int tag,
-                        MPI_Status *st)
+                        MPI_Status *st, int wait)
 {
     if (!cell_receivable(ctx, count, type, source))
         return -1;
-    return loom__inbox_take(ctx->sender_world[source], me_world, &ctx->match[me], source, tag, buf,
-                            count, type, st);
+    return loom__inbox_recv(ctx->sender_world[source], me_world, &ctx->match[me], source, tag, buf,
+                            count, type, st, wait);
 }
 
 void loom__p2p_recv_envelope(struct loom_request *r, struct loom_envelope *e)

@@ -140,24 +140,17 @@ int loom__p2p_match_cell(struct loom_ring *g, uint32_t t, struct loom_request *w
  * caller takes the general path). */
 int loom__p2p_cell_claims(const struct loom_cell *c, struct loom_match *m, int source, int tag,
                           size_t capacity);
-/* A blocking receive's fast path, for a buffer of at most loom__cell_max bytes: receive
- * from `source` straight out of the ring of cells from it, spinning a little for the cell.
- * ctx is the receiving communicator's context, me the receiver's rank in it and me_world its
- * world rank.
- * 1 if received (status in *st unless st is NULL), 0 if the caller must start and wait for a
- * request. */
+/* The receives' fast path, for a buffer of at most loom__cell_max bytes: receive from
+ * `source` (not a wildcard) straight out of the ring of cells from it. With `wait` (MPI_Recv)
+ * it spins a little for the cell; without (MPI_Irecv) it takes only a cell already there, and
+ * the receive is then complete at birth. ctx is the receiving communicator's context, me the
+ * receiver's rank in it and me_world its world rank. 1 if received (status in *st unless st
+ * is NULL); else the caller starts a request: after 0 (no cell was ready in that ring) with
+ * loom__p2p_start_recv_looked(r, 0), which need not look again; after -1 (a cell for another
+ * receive, or the ring was not looked at) with loom__p2p_start_recv. */
 int loom__p2p_recv_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
                         size_t count, struct loom_datatype *type, int source, int tag,
-                        MPI_Status *st);
-
-/* MPI_Irecv's fast path: loom__p2p_recv_cell without the wait, for a cell that is already
- * there (at the head of the ring from `source`): 1 if received (the receive is then complete
- * at birth, status in *st unless st is NULL); else the caller starts a request, with
- * loom__p2p_start_recv_looked(r, 0) after 0 (no cell waited in that ring: the start need
- * not look again), loom__p2p_start_recv after -1 (one did, or the ring was not looked at). */
-int loom__p2p_take_cell(struct loom_p2p_ctx *ctx, int me_world, int me, void *buf,
-                        size_t count, struct loom_datatype *type, int source, int tag,
-                        MPI_Status *st);
+                        MPI_Status *st, int wait);
 
 /* A message from another node process for queue m (net/): an eager one is delivered to the
  * first posted receive it matches, else queued with a copy of its data (0, or LOOM_ERR_NOMEM);

@@ -31,7 +31,8 @@ struct loom_request;
 enum loom_req_kind {
     LOOM_REQ_SEND = 1,
     LOOM_REQ_RECV,
-    LOOM_REQ_DONE, /* complete at birth: PROC_NULL, buffered or eager sends */
+    LOOM_REQ_DONE, /* complete at birth: PROC_NULL, buffered or eager sends, and an
+                      MPI_Irecv that took its message from a cell as it started */
     LOOM_REQ_COLL, /* a nonblocking collective (coll/): completes when its schedule ends */
     LOOM_REQ_GREQ, /* a generalized request (p2p/grequest.h): completed by the user */
     LOOM_REQ_PSEND, /* a partitioned send (p2p/part.h): persistent; on_complete_arg is its */

@@ -1,10 +1,10 @@
 /* Receives complete at birth. An MPI_Irecv from a given source whose message already waits at
  * the head of the ring of cells from that source takes it inside the call and returns a
- * request that is already complete (api/p2p_recv.c, p2p/match.c loom__p2p_take_cell); it may
- * do so only when that message is the one the receive must get. Each section sets up a case
- * in which taking the head cell would be wrong or right, with the sender's messages in the
- * ring before the receive starts (the pair syncs through flags in the receiver's memory, not
- * through MPI, which would move the cells elsewhere):
+ * request that is already complete (api/p2p_recv.c; p2p/match.c loom__p2p_recv_cell without
+ * its wait); it may do so only when that message is the one the receive must get. Each
+ * section sets up a case in which taking the head cell would be wrong or right, with the
+ * sender's messages in the ring before the receive starts (the pair syncs through flags in
+ * the receiver's memory, not through MPI, which would move the cells elsewhere):
  *  A. rounds of small messages (0 - 220 bytes, several tags) received with MPI_Irecv by tag
  *     or MPI_ANY_TAG, out of tag order, into bytes, ints and a strided vector type: each
  *     receive is complete at once (MPI_Test), with its status, its bytes, and the gaps of
