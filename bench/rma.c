@@ -16,6 +16,10 @@
  *   get_flush         8 B  us    MPI_Get 8 B; MPI_Win_flush   (inside one lock_all epoch)
  *   fetch_op          8 B  us    MPI_Fetch_and_op(MPI_SUM, one long long); MPI_Win_flush
  *   cas               8 B  us    MPI_Compare_and_swap(one long long); MPI_Win_flush
+ *   call_floor        8 B  us    no MPI: two calls through function pointers, the first with
+ *                                MPI_Put's arguments storing 8 bytes, the second with
+ *                                MPI_Win_flush's loading a word (acquire): what the calls of
+ *                                put_flush cost this machine before any work of the library
  *   fence             0 B  us    MPI_Win_fence(0), no operations (every rank of the window)
  *   lock_shared       0 B  us    MPI_Win_lock(SHARED, t); MPI_Win_unlock, no operations
  *   lock_excl         0 B  us    the same with MPI_LOCK_EXCLUSIVE
@@ -56,7 +60,7 @@
  * Usage: rma [-q] [-r RUNS] [-t TESTS] [-m SIZE] [-M MAXBYTES] [-p pair|fanin|ring] [-w W]
  *   -q  quick: 3 runs of about 2 ms per point (a smoke test, noisy numbers)
  *   -r  timed runs per point (default 7)
- *   -t  comma-separated test names from the table above, or lat (the 12 latency tests), bw
+ *   -t  comma-separated test names from the table above, or lat (the 13 latency tests), bw
  *       (the 4 bandwidth tests), all (default)
  *   -m  the bandwidth tests at this one size only (a multiple of 8)
  *   -M  the largest size of the bandwidth sweep (default 4194304)
@@ -84,7 +88,7 @@
 enum test_id {
     T_PUT_LOCK_SHARED, T_PUT_LOCK_EXCL, T_PUT_FLUSH,
     T_GET_LOCK_SHARED, T_GET_LOCK_EXCL, T_GET_FLUSH,
-    T_FETCH_OP, T_CAS,
+    T_FETCH_OP, T_CAS, T_CALL_FLOOR,
     T_FENCE, T_LOCK_SHARED, T_LOCK_EXCL, T_LOCK_ALL,
     T_PUT_BW, T_PUT_BW_WIN, T_ACC_BW, T_GET_BW,
     NTESTS
@@ -94,7 +98,7 @@ enum test_id {
 static const char *const test_names[NTESTS] = {
     "put_lock_shared", "put_lock_excl", "put_flush",
     "get_lock_shared", "get_lock_excl", "get_flush",
-    "fetch_op", "cas",
+    "fetch_op", "cas", "call_floor",
     "fence", "lock_shared", "lock_excl", "lock_all",
     "put_bw", "put_bw_win", "acc_bw", "get_bw",
 };
@@ -265,6 +269,28 @@ static int window_of(const struct ctx *c, long bytes)
     return w;
 }
 
+/* call_floor's two functions: the work of an MPI_Put of 8 bytes and of an MPI_Win_flush
+ * that finds nothing in flight, with none of the checks, called as a program calls a library
+ * (not inlined: through pointers the compiler cannot see through). */
+typedef int (*floor_put_fn)(const void *, int, MPI_Datatype, int, MPI_Aint, int, MPI_Datatype,
+                            void *);
+typedef int (*floor_flush_fn)(int, void *);
+
+static __attribute__((noinline)) int floor_put(const void *o, int ocount, MPI_Datatype ot,
+                                               int rank, MPI_Aint disp, int tcount,
+                                               MPI_Datatype tt, void *dst)
+{
+    (void)ocount, (void)ot, (void)rank, (void)disp, (void)tcount, (void)tt;
+    memcpy(dst, o, LAT_BYTES);
+    return 0;
+}
+
+static __attribute__((noinline)) int floor_flush(int rank, void *pending)
+{
+    (void)rank;
+    return __atomic_load_n((long *)pending, __ATOMIC_ACQUIRE) != 0;
+}
+
 /* n iterations of test t by this rank (an origin, or any rank for fence). */
 static void ops(struct ctx *c, int t, long bytes, long n)
 {
@@ -326,6 +352,16 @@ static void ops(struct ctx *c, int t, long bytes, long n)
             }
         }
         break;
+    case T_CALL_FLOOR: {
+        floor_put_fn volatile put = floor_put;
+        floor_flush_fn volatile flush = floor_flush;
+        long pending = 0;
+        for (long i = 0; i < n; i++) {
+            put(c->buf, LAT_BYTES, MPI_BYTE, tg, d, LAT_BYTES, MPI_BYTE, c->res);
+            flush(tg, &pending);
+        }
+        break;
+    }
     case T_FENCE:
         for (long i = 0; i < n; i++)
             MPI_Win_fence(0, win);

@@ -99,6 +99,8 @@ def rma_program(np, pattern, what, goals=()):
         'get_flush': lat('MPI_Get 8 B + MPI_Win_flush, in one lock_all epoch'),
         'fetch_op': lat('MPI_Fetch_and_op(MPI_SUM, long long) + MPI_Win_flush'),
         'cas': lat('MPI_Compare_and_swap(long long) + MPI_Win_flush'),
+        'call_floor': lat('No MPI: two calls through pointers with the arguments of MPI_Put 8 B '
+                          'and MPI_Win_flush, a store and a load (the calls\' floor)'),
         'fence': lat('MPI_Win_fence(0), no operations'),
         'lock_shared': lat('MPI_Win_lock(SHARED) + MPI_Win_unlock, no operations'),
         'lock_excl': lat('MPI_Win_lock(EXCLUSIVE) + MPI_Win_unlock, no operations'),

@@ -49,12 +49,10 @@ static inline __attribute__((always_inline)) int acc_fast(const void *origin, MP
         return 0;
     if (rt != NULL && (rt != t || rcount != count))
         return 0;
-    char *p = loom__rma_target_fast(w, rank, disp, t->true_lb, t->size * (size_t)count);
-    if (p == NULL || loom__rma_acc_contig(t, op, p, op == MPI_NO_OP ? NULL : origin,
-                                          rt ? result : NULL, (size_t)count) != 0)
-        return 0;
-    loom__rma_note_op(w);
-    return 1;
+    /* a predefined type starts at its address (true_lb 0) */
+    char *p = loom__rma_target_fast(w, rank, disp, t->size * (size_t)count);
+    return p != NULL && loom__rma_acc_contig(t, op, p, op == MPI_NO_OP ? NULL : origin,
+                                             rt ? result : NULL, (size_t)count) == 0;
 }
 
 /* The accumulate of a checked call on a member of another node process: carried out there,
@@ -177,28 +175,32 @@ int loom__mpi_rget_accumulate_c(const char *fn, const void *origin_addr,
     return accumulate(fn, &a, win, request, 1);
 }
 
-/* The target word of a fetch-and-op or compare-and-swap on this origin's window when the
- * fast path may take it (rma/word.h): a word type, the target in an access epoch, the word
- * inside its window and aligned to its size (the stripes cover aligned words only); NULL
- * sends the call down the full path, which checks everything again and says what is wrong. */
-static inline __attribute__((always_inline)) char *word_target(MPI_Datatype t, int rank,
-                                                               MPI_Aint disp, MPI_Win w)
+/* The target word of a fetch-and-op (op, valid) or compare-and-swap (op NULL) on this
+ * origin's window when the fast path may take it (rma/word.h): a word type the operation is
+ * done on there (a compare-and-swap takes integers only), the target in an access epoch, the
+ * word inside its window and aligned to its size (the stripes cover aligned words only);
+ * NULL sends the call down the full path, which checks everything again and says what is
+ * wrong. */
+static inline __attribute__((always_inline)) char *word_target(MPI_Datatype t, MPI_Op op,
+                                                               int rank, MPI_Aint disp,
+                                                               MPI_Win w)
 {
     if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(t) ||
-        t->word == LOOM_DT_WORD_NONE)
+        !(op != NULL ? loom__rma_word_has(t->word, op->kind)
+                     : t->word != LOOM_DT_WORD_NONE && t->word != LOOM_DT_WORD_F64))
         return NULL;
-    char *p = loom__rma_target_fast(w, rank, disp, 0, t->size);
+    char *p = loom__rma_target_fast(w, rank, disp, t->size);
     return p != NULL && ((uintptr_t)p & (t->size - 1)) == 0 ? p : NULL; /* 4 or 8 bytes */
 }
 
 /* MPI_Fetch_and_op with every check, out of line. */
-static __attribute__((noinline)) int fetch_and_op_checked(const char *fn,
-                                                          const void *origin_addr,
+static __attribute__((noinline)) int fetch_and_op_checked(const void *origin_addr,
                                                           void *result_addr,
                                                           MPI_Datatype datatype,
                                                           int target_rank, MPI_Aint target_disp,
                                                           MPI_Op op, MPI_Win win)
 {
+    static const char fn[] = "MPI_Fetch_and_op";
     LOOM_API_ENTER(fn);
     if (__builtin_expect(acc_fast(origin_addr, 1, datatype, result_addr, 1, datatype,
                                   target_rank, target_disp, 1, datatype, op, win),
@@ -229,15 +231,14 @@ __attribute__((always_inline)) inline int loom__mpi_fetch_and_op(const void *ori
 {
     char *p;
     if (__builtin_expect(loom__api_fast_ok() && loom__op_valid(op) &&
-                             (p = word_target(datatype, target_rank, target_disp, win)) != NULL &&
-                             loom__rma_word_has(datatype->word, op->kind),
+                             (p = word_target(datatype, op, target_rank, target_disp, win)) !=
+                                 NULL,
                          1)) {
         loom__rma_word_fop(datatype->word, op->kind, p, origin_addr, result_addr);
-        loom__rma_note_op(win);
         return MPI_SUCCESS;
     }
-    return fetch_and_op_checked("MPI_Fetch_and_op", origin_addr, result_addr, datatype,
-                                target_rank, target_disp, op, win);
+    return fetch_and_op_checked(origin_addr, result_addr, datatype, target_rank, target_disp,
+                                op, win); /* its arguments: a jump (api/rma_ops.c) */
 }
 
 /* 1 if t may be compared and swapped: a predefined integer, logical or byte type (those on
@@ -251,14 +252,14 @@ static int swappable(MPI_Datatype t)
 }
 
 /* MPI_Compare_and_swap with every check, out of line. */
-static __attribute__((noinline)) int compare_and_swap_checked(const char *fn,
-                                                              const void *origin_addr,
+static __attribute__((noinline)) int compare_and_swap_checked(const void *origin_addr,
                                                               const void *compare_addr,
                                                               void *result_addr,
                                                               MPI_Datatype datatype,
                                                               int target_rank,
                                                               MPI_Aint target_disp, MPI_Win win)
 {
+    static const char fn[] = "MPI_Compare_and_swap";
     LOOM_API_ENTER(fn);
     int rc;
     struct loom_win *w = loom__win_arg(fn, win, &rc);
@@ -297,13 +298,12 @@ __attribute__((always_inline)) inline int loom__mpi_compare_and_swap(const void 
 {
     char *p;
     if (__builtin_expect(loom__api_fast_ok() &&
-                             (p = word_target(datatype, target_rank, target_disp, win)) != NULL &&
-                             datatype->word != LOOM_DT_WORD_F64,
+                             (p = word_target(datatype, NULL, target_rank, target_disp, win)) !=
+                                 NULL,
                          1)) {
         loom__rma_word_cas(datatype->word, p, origin_addr, compare_addr, result_addr);
-        loom__rma_note_op(win);
         return MPI_SUCCESS;
     }
-    return compare_and_swap_checked("MPI_Compare_and_swap", origin_addr, compare_addr,
-                                    result_addr, datatype, target_rank, target_disp, win);
+    return compare_and_swap_checked(origin_addr, compare_addr, result_addr, datatype,
+                                    target_rank, target_disp, win); /* a jump, as above */
 }

@@ -33,7 +33,9 @@ int loom__rma_request_done(struct loom_request **out)
 
 /* The small put or get of contiguous data to a static window, checked and done in one
  * function with no call but the copy's: what latency-bound programs do. 1 when done; 0 sends
- * the call down the full path, which checks everything again and reports what is wrong. */
+ * the call down the full path, which checks everything again and reports what is wrong. It
+ * takes types whose data starts at their address (true_lb 0, every predefined type) and
+ * moves 1 to loom__p2p_copy_chunk bytes. */
 static inline __attribute__((always_inline)) int transfer_fast(int get, void *oaddr,
                                                                MPI_Count ocount, MPI_Datatype ot,
                                                                int rank, MPI_Aint disp,
@@ -41,30 +43,28 @@ static inline __attribute__((always_inline)) int transfer_fast(int get, void *oa
                                                                MPI_Win w)
 {
     if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(ot) ||
-        !ot->committed || !ot->contig || ocount < 0 ||
-        ocount > (MPI_Count)loom__p2p_copy_chunk)
+        !ot->committed || !ot->contig || ot->true_lb != 0 ||
+        (uint64_t)ocount > loom__p2p_copy_chunk) /* a negative count too */
         return 0;
     size_t n = ot->size * (size_t)ocount; /* both factors bounded: no overflow */
-    if (n > loom__p2p_copy_chunk)
+    if (n - 1 >= loom__p2p_copy_chunk)    /* 0 bytes too */
         return 0;
     /* one datatype on both sides, the common case, is checked once */
     if (tt == ot ? tcount != ocount
-                 : !loom__dt_valid(tt) || !tt->committed || !tt->contig || tcount < 0 ||
-                       tcount > (MPI_Count)loom__p2p_copy_chunk ||
+                 : !loom__dt_valid(tt) || !tt->committed || !tt->contig || tt->true_lb != 0 ||
+                       (uint64_t)tcount > loom__p2p_copy_chunk ||
                        n != tt->size * (size_t)tcount)
         return 0;
-    char *t = loom__rma_target_fast(w, rank, disp, tt->true_lb, n);
+    char *t = loom__rma_target_fast(w, rank, disp, n);
     if (t == NULL)
         return 0;
-    loom__rma_note_op(w);
-    char *o = (char *)((uintptr_t)oaddr + (uintptr_t)ot->true_lb);
-    char *dst = get ? o : t;
-    const char *src = get ? t : o;
+    char *dst = get ? oaddr : t;
+    const char *src = get ? t : oaddr;
     if (n == 8) { /* the word a latency test moves: a load and a store, overlap-safe */
         uint64_t v;
         memcpy(&v, src, 8);
         memcpy(dst, &v, 8);
-    } else if (n) {
+    } else {
         memmove(dst, src, n);
     }
     return 1;
@@ -119,11 +119,13 @@ int loom__rma_request_out(struct loom_win *w, const char *fn, int rc, struct loo
     return MPI_SUCCESS;
 }
 
-/* MPI_Put and MPI_Get with every check, out of line. */
-static __attribute__((noinline)) int transfer_checked(const char *fn, int get, void *oaddr,
-                                                      MPI_Count ocount, MPI_Datatype ot,
-                                                      int rank, MPI_Aint disp, MPI_Count tcount,
-                                                      MPI_Datatype tt, MPI_Win win)
+/* MPI_Put and MPI_Get with every check. */
+static inline __attribute__((always_inline)) int transfer_checked(const char *fn, int get,
+                                                                  void *oaddr, MPI_Count ocount,
+                                                                  MPI_Datatype ot, int rank,
+                                                                  MPI_Aint disp,
+                                                                  MPI_Count tcount,
+                                                                  MPI_Datatype tt, MPI_Win win)
 {
     LOOM_API_ENTER(fn);
     if (transfer_fast(get, oaddr, ocount, ot, rank, disp, tcount, tt, win)) /* traced */
@@ -131,9 +133,26 @@ static __attribute__((noinline)) int transfer_checked(const char *fn, int get, v
     return transfer(fn, get, oaddr, ocount, ot, rank, disp, tcount, tt, win, NULL, 0);
 }
 
+/* The full path of each entry point, out of line, with the entry point's own arguments in
+ * their order: the entry's fast path ends in a jump to it (a sibling call), so that path
+ * needs no register saved for a call it may make. The saves and their restores were a fifth
+ * of a put's instructions. */
+#define TRANSFER_SLOW(name, fn, get)                                                           \
+    static __attribute__((noinline)) int name(void *oaddr, MPI_Count ocount, MPI_Datatype ot, \
+                                              int rank, MPI_Aint disp, MPI_Count tcount,       \
+                                              MPI_Datatype tt, MPI_Win win)                    \
+    {                                                                                          \
+        return transfer_checked(fn, get, oaddr, ocount, ot, rank, disp, tcount, tt, win);     \
+    }
+TRANSFER_SLOW(put_slow, "MPI_Put", 0)
+TRANSFER_SLOW(put_c_slow, "MPI_Put_c", 0)
+TRANSFER_SLOW(get_slow, "MPI_Get", 1)
+TRANSFER_SLOW(get_c_slow, "MPI_Get_c", 1)
+
 /* MPI_Put and MPI_Get are inlined into their MPI_ and PMPI_ entry points under link-time
  * optimization (always_inline; a plain call without it): a latency-bound put + flush is a
- * hundred instructions, and the call layers and register saves were a fifth of them. */
+ * hundred instructions, and the call layers and register saves were a fifth of them. fn, a
+ * constant there, picks the full path. */
 static inline __attribute__((always_inline)) int
 transfer_entry(const char *fn, int get, void *oaddr, MPI_Count ocount, MPI_Datatype ot,
                int rank, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tt, MPI_Win win)
@@ -142,7 +161,9 @@ transfer_entry(const char *fn, int get, void *oaddr, MPI_Count ocount, MPI_Datat
                              transfer_fast(get, oaddr, ocount, ot, rank, disp, tcount, tt, win),
                          1))
         return MPI_SUCCESS;
-    return transfer_checked(fn, get, oaddr, ocount, ot, rank, disp, tcount, tt, win);
+    int big = loom__api_big_count(fn);
+    return (get ? big ? get_c_slow : get_slow : big ? put_c_slow : put_slow)(
+        oaddr, ocount, ot, rank, disp, tcount, tt, win);
 }
 
 __attribute__((always_inline)) inline int loom__mpi_put_c(const char *fn,

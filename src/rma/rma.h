@@ -117,11 +117,28 @@ struct loom_win_seg {
     int nregions, cap;
 } __attribute__((aligned(64)));
 
+/* What the fast paths of the operations read of one target (loom__rma_target_fast): its
+ * part of a static window when that part is memory of this node process, else all zero (a
+ * dynamic window, a member of another node process), which no range of one byte or more
+ * fits. A copy of the segment's three fields in a table of 32-byte entries, two to a line,
+ * where the segments take three lines each: an operation reads one line of it. */
+struct loom_win_fast {
+    char *base;
+    size_t size;
+    ptrdiff_t disp_unit;
+    size_t unused;                  /* the entry's size a power of two: an index is a shift */
+};
+
 struct loom_win_shared {
     _Atomic int refs;               /* member handles alive; the last MPI_Win_free frees */
     int size;
     int flavor;                     /* MPI_WIN_FLAVOR_* */
     struct loom_win_seg *seg;       /* [size] */
+    /* [size] (zeroed): an entry is written, by loom__win_fast_fill, before the creation's
+     * last rendezvous of the members (build_shared in win.c; in rma/win_net.c the member's
+     * own entry, under the registry's lock, before the exchange of the parts), and read-only
+     * after it. */
+    struct loom_win_fast *fast;
     int *world_of;                  /* [size] world rank of each window rank */
     int *win_of_world;              /* [job ranks] window rank of each world rank, or -1 */
     void *shared_block;             /* MPI_Win_allocate_shared's memory (one block), or NULL */
@@ -146,6 +163,7 @@ struct loom_win {
     struct loom_win_shared *sh;     /* set before the handle is returned; read-only */
     struct loom_rank *owner;        /* the rank that made it */
     int rank, size;                 /* this rank's rank in the window, members */
+    const struct loom_win_fast *fast; /* sh->fast, one load nearer; read-only */
     struct loom_comm *comm;         /* a private communicator of the members: the barriers of
                                        MPI_Win_fence and MPI_Win_free (no user collective on
                                        the creation communicator can interleave with them) */
@@ -233,6 +251,8 @@ struct loom_event *loom__win_event(const struct loom_win *w, int r);
  * refs 0; freed by loom__win_shared_free. 0 or LOOM_ERR_NOMEM. */
 int loom__win_shared_new(struct loom_comm *c, int flavor, struct loom_win_shared **out);
 void loom__win_shared_free(struct loom_win_shared *sh);
+/* Target i's entry of sh->fast from its segment (see struct loom_win_fast). */
+void loom__win_fast_fill(struct loom_win_shared *sh, int i);
 
 /* ---- over several node processes (win_net.c, net_origin.c, net_target.c, runs.c) --------
  * docs/multinode.md "One-sided communication": each node process has its own shared half of
@@ -352,24 +372,33 @@ static inline int loom__rma_passive(struct loom_win *w, int r)
     return held != NULL && atomic_load_explicit(&held[r], memory_order_relaxed) != 0;
 }
 /* The fast paths' target check (api/rma_ops.c, api/rma_acc.c): the address of `bytes`
- * contiguous bytes that start `lb` bytes after displacement disp of target r of a static
- * window, when rank r exists in this node process, all of them lie in r's part and the origin
- * may access r now; NULL otherwise (the caller then takes its full path, which reports why or
- * sends the operation to r's node process). */
+ * contiguous bytes (at least one) at displacement disp of target r of a static window, when
+ * rank r runs in this node process, all of them lie in r's part and the origin may access r
+ * now; NULL otherwise (the caller then takes its full path, which reports why or sends the
+ * operation to r's node process). An operation in a fence's epoch is noted here
+ * (loom__rma_note_op): the caller completes it. */
 static inline __attribute__((always_inline)) char *loom__rma_target_fast(struct loom_win *w,
                                                                          int r, MPI_Aint disp,
-                                                                         ptrdiff_t lb,
                                                                          size_t bytes)
 {
-    if ((unsigned)r >= (unsigned)w->size || disp < 0 || w->sh->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+    if ((unsigned)r >= (unsigned)w->size)
         return NULL;
-    const struct loom_win_seg *s = &w->sh->seg[r];
+    const struct loom_win_fast *f = &w->fast[(unsigned)r];
     ptrdiff_t off;
-    if ((size_t)disp > s->size || s->remote ||
-        __builtin_mul_overflow((ptrdiff_t)disp, s->disp_unit, &off) || off + lb < 0 ||
-        (size_t)(off + lb) + bytes > s->size || !loom__rma_may_access(w, r))
+    /* disp >= 0 and disp_unit > 0 (or the entry all zero): off >= 0 */
+    if ((size_t)disp > f->size || __builtin_mul_overflow((ptrdiff_t)disp, f->disp_unit, &off) ||
+        (size_t)off + bytes > f->size)
         return NULL;
-    return (char *)((uintptr_t)s->base + (uintptr_t)(off + lb));
+    int a = atomic_load_explicit(&w->access, memory_order_acquire); /* loom__rma_may_access */
+    if (!(a & LOOM_RMA_LOCK_ALL)) {
+        if (a & LOOM_RMA_FENCE) {
+            if (!atomic_load_explicit(&w->fence_ops, memory_order_relaxed))
+                atomic_store_explicit(&w->fence_ops, 1, memory_order_relaxed);
+        } else if (!loom__rma_may_access(w, r)) {
+            return NULL;
+        }
+    }
+    return f->base + off;
 }
 
 /* An operation was issued in a fence's epoch (MPI_Win_start/_post/_lock after that fence are

@@ -53,6 +53,7 @@ void loom__win_shared_free(struct loom_win_shared *sh)
         pthread_rwlock_destroy(&s->regions_lock);
     }
     free(sh->seg);
+    free(sh->fast);
     free(sh->world_of);
     free(sh->win_of_world);
     free(sh->shared_block);
@@ -68,9 +69,11 @@ int loom__win_shared_new(struct loom_comm *c, int flavor, struct loom_win_shared
     sh->size = n;
     sh->flavor = flavor;
     sh->seg = aligned_alloc(LINE, round_up((size_t)n * sizeof *sh->seg, LINE));
+    sh->fast = aligned_alloc(LINE, round_up((size_t)n * sizeof *sh->fast, LINE));
     sh->world_of = malloc((size_t)n * sizeof *sh->world_of);
     sh->win_of_world = malloc((size_t)loom__job.nranks * sizeof *sh->win_of_world);
-    if (sh->seg == NULL || sh->world_of == NULL || sh->win_of_world == NULL) {
+    if (sh->seg == NULL || sh->fast == NULL || sh->world_of == NULL ||
+        sh->win_of_world == NULL) {
         free(sh->seg);
         sh->seg = NULL;
         sh->size = 0;
@@ -78,6 +81,7 @@ int loom__win_shared_new(struct loom_comm *c, int flavor, struct loom_win_shared
         return LOOM_ERR_NOMEM;
     }
     memset(sh->seg, 0, (size_t)n * sizeof *sh->seg);
+    memset(sh->fast, 0, (size_t)n * sizeof *sh->fast);
     for (int w = 0; w < loom__job.nranks; w++)
         sh->win_of_world[w] = -1;
     for (int i = 0; i < n; i++) {
@@ -123,9 +127,18 @@ static int build_shared(struct loom_comm *c, int flavor, int noncontig,
         for (int i = 0; i < n; i++)
             sh->seg[i].base = (char *)sh->shared_block + (uintptr_t)sh->seg[i].base;
     }
+    for (int i = 0; i < n; i++)
+        loom__win_fast_fill(sh, i);
     atomic_init(&sh->refs, n);
     *out = sh;
     return 0;
+}
+
+void loom__win_fast_fill(struct loom_win_shared *sh, int i)
+{
+    const struct loom_win_seg *s = &sh->seg[i];
+    if (sh->flavor != MPI_WIN_FLAVOR_DYNAMIC && !s->remote)
+        sh->fast[i] = (struct loom_win_fast){s->base, s->size, s->disp_unit, 0};
 }
 
 /* This member's memory for flavor: 0 or LOOM_ERR_NOMEM. */
@@ -240,6 +253,7 @@ int loom__win_create(struct loom_comm *comm, int flavor, void **base, size_t siz
     w->owner = loom__self;
     w->rank = c->rank;
     w->size = sh->size;
+    w->fast = sh->fast;
     w->comm = c;
     w->net = sh->net_id != 0;
     w->errh = &loom_mpi_errors_are_fatal;

@@ -102,6 +102,7 @@ int loom__win_net_join(struct loom_comm *c, int flavor, void *base, size_t size,
             s->base = base;
             s->size = size;
             s->disp_unit = disp_unit;
+            loom__win_fast_fill(e->sh, c->rank);
         } else {
             mine.err = LOOM_ERR_NOMEM;
         }
