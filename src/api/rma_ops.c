@@ -134,9 +134,8 @@ static inline __attribute__((always_inline)) int transfer_checked(const char *fn
 }
 
 /* The full path of each entry point, out of line, with the entry point's own arguments in
- * their order: the entry's fast path ends in a jump to it (a sibling call), so that path
- * needs no register saved for a call it may make. The saves and their restores were a fifth
- * of a put's instructions. */
+ * their order: the entry's fast path ends in a jump to it (a sibling call) rather than a
+ * call with two more arguments, around which the compiler saved and restored six registers. */
 #define TRANSFER_SLOW(name, fn, get)                                                           \
     static __attribute__((noinline)) int name(void *oaddr, MPI_Count ocount, MPI_Datatype ot, \
                                               int rank, MPI_Aint disp, MPI_Count tcount,       \
