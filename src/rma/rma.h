@@ -372,11 +372,11 @@ static inline int loom__rma_passive(struct loom_win *w, int r)
     return held != NULL && atomic_load_explicit(&held[r], memory_order_relaxed) != 0;
 }
 /* The fast paths' target check (api/rma_ops.c, api/rma_acc.c): the address of `bytes`
- * contiguous bytes (at least one) at displacement disp of target r of a static window, when
- * rank r runs in this node process, all of them lie in r's part and the origin may access r
- * now; NULL otherwise (the caller then takes its full path, which reports why or sends the
- * operation to r's node process). An operation in a fence's epoch is noted here
- * (loom__rma_note_op): the caller completes it. */
+ * contiguous bytes at displacement disp of target r of a static window, when rank r runs in
+ * this node process, all of them lie in r's part and the origin may access r now; NULL
+ * otherwise (the caller then takes its full path, which reports why or sends the operation
+ * to r's node process). An operation in a fence's epoch is noted here (loom__rma_note_op):
+ * the caller completes it. */
 static inline __attribute__((always_inline)) char *loom__rma_target_fast(struct loom_win *w,
                                                                          int r, MPI_Aint disp,
                                                                          size_t bytes)
