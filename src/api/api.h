@@ -76,4 +76,14 @@ static inline __attribute__((always_inline)) int loom__api_fast_ok(void)
 {
     return !loom__load_relaxed(&loom__trace_enabled) && loom__api_rank_ready();
 }
+/* loom__api_fast_ok for a call on an object that names the rank it belongs to (a window's
+ * owner, never NULL): 1 when the calling thread is that rank, initialized, and no trace is
+ * recorded. The comparison with the owner, which the fast path makes anyway, stands for the
+ * test of a NULL self. */
+static inline __attribute__((always_inline)) int loom__api_fast_as(struct loom_rank *owner)
+{
+    return owner == loom__self &&
+           loom__load_relaxed(&owner->state) == LOOM_RANK_INITIALIZED &&
+           !loom__load_relaxed(&loom__trace_enabled);
+}
 #endif

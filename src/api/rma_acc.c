@@ -50,9 +50,10 @@ static inline __attribute__((always_inline)) int acc_fast(const void *origin, MP
     if (rt != NULL && (rt != t || rcount != count))
         return 0;
     /* a predefined type starts at its address (true_lb 0) */
-    char *p = loom__rma_target_fast(w, rank, disp, t->size * (size_t)count);
-    return p != NULL && loom__rma_acc_contig(t, op, p, op == MPI_NO_OP ? NULL : origin,
-                                             rt ? result : NULL, (size_t)count) == 0;
+    char *p;
+    return loom__rma_target_fast(w, rank, disp, t->size * (size_t)count, &p) &&
+           loom__rma_acc_contig(t, op, p, op == MPI_NO_OP ? NULL : origin, rt ? result : NULL,
+                                (size_t)count) == 0;
 }
 
 /* The accumulate of a checked call on a member of another node process: carried out there,
@@ -180,17 +181,18 @@ int loom__mpi_rget_accumulate_c(const char *fn, const void *origin_addr,
  * done on there (a compare-and-swap takes integers only), the target in an access epoch, the
  * word inside its window and aligned to its size (the stripes cover aligned words only);
  * NULL sends the call down the full path, which checks everything again and says what is
- * wrong. */
+ * wrong. The first check of an entry point: loom__api_fast_as is checked here. */
 static inline __attribute__((always_inline)) char *word_target(MPI_Datatype t, MPI_Op op,
                                                                int rank, MPI_Aint disp,
                                                                MPI_Win w)
 {
-    if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(t) ||
+    char *p;
+    if (!loom__win_valid(w) || !loom__api_fast_as(w->owner) || !loom__dt_valid(t) ||
         !(op != NULL ? loom__rma_word_has(t->word, op->kind)
-                     : t->word != LOOM_DT_WORD_NONE && t->word != LOOM_DT_WORD_F64))
+                     : t->word != LOOM_DT_WORD_NONE && t->word != LOOM_DT_WORD_F64) ||
+        !loom__rma_target_fast(w, rank, disp, t->size, &p))
         return NULL;
-    char *p = loom__rma_target_fast(w, rank, disp, t->size);
-    return p != NULL && ((uintptr_t)p & (t->size - 1)) == 0 ? p : NULL; /* 4 or 8 bytes */
+    return ((uintptr_t)p & (t->size - 1)) == 0 ? p : NULL; /* 4 or 8 bytes */
 }
 
 /* MPI_Fetch_and_op with every check, out of line. */
@@ -221,7 +223,7 @@ static __attribute__((noinline)) int fetch_and_op_checked(const void *origin_add
 }
 
 /* Inline in MPI_Fetch_and_op and PMPI_Fetch_and_op under link-time optimization (api.h,
- * loom__api_fast_ok): the word path, else the rest out of line. */
+ * loom__api_fast_as): the word path, else the rest out of line. */
 __attribute__((always_inline)) inline int loom__mpi_fetch_and_op(const void *origin_addr,
                                                                  void *result_addr,
                                                                  MPI_Datatype datatype,
@@ -230,7 +232,7 @@ __attribute__((always_inline)) inline int loom__mpi_fetch_and_op(const void *ori
                                                                  MPI_Op op, MPI_Win win)
 {
     char *p;
-    if (__builtin_expect(loom__api_fast_ok() && loom__op_valid(op) &&
+    if (__builtin_expect(loom__op_valid(op) &&
                              (p = word_target(datatype, op, target_rank, target_disp, win)) !=
                                  NULL,
                          1)) {
@@ -297,9 +299,8 @@ __attribute__((always_inline)) inline int loom__mpi_compare_and_swap(const void 
                                                                      MPI_Win win)
 {
     char *p;
-    if (__builtin_expect(loom__api_fast_ok() &&
-                             (p = word_target(datatype, NULL, target_rank, target_disp, win)) !=
-                                 NULL,
+    if (__builtin_expect((p = word_target(datatype, NULL, target_rank, target_disp, win)) !=
+                             NULL,
                          1)) {
         loom__rma_word_cas(datatype->word, p, origin_addr, compare_addr, result_addr);
         return MPI_SUCCESS;

@@ -35,14 +35,17 @@ int loom__rma_request_done(struct loom_request **out)
  * function with no call but the copy's: what latency-bound programs do. 1 when done; 0 sends
  * the call down the full path, which checks everything again and reports what is wrong. It
  * takes types whose data starts at their address (true_lb 0, every predefined type) and
- * moves 1 to loom__p2p_copy_chunk bytes. */
-static inline __attribute__((always_inline)) int transfer_fast(int get, void *oaddr,
+ * moves 1 to loom__p2p_copy_chunk bytes. `entry`: called first thing in an entry point,
+ * where loom__api_fast_as is checked here; else after LOOM_API_ENTER. */
+static inline __attribute__((always_inline)) int transfer_fast(int entry, int get, void *oaddr,
                                                                MPI_Count ocount, MPI_Datatype ot,
                                                                int rank, MPI_Aint disp,
                                                                MPI_Count tcount, MPI_Datatype tt,
                                                                MPI_Win w)
 {
-    if (!loom__win_valid(w) || w->owner != loom__self || !loom__dt_valid(ot) ||
+    if (!loom__win_valid(w) ||
+        !(entry ? loom__api_fast_as(w->owner) : w->owner == loom__self) ||
+        !loom__dt_valid(ot) ||
         !ot->committed || !ot->contig || ot->true_lb != 0 ||
         (uint64_t)ocount > loom__p2p_copy_chunk) /* a negative count too */
         return 0;
@@ -55,8 +58,8 @@ static inline __attribute__((always_inline)) int transfer_fast(int get, void *oa
                        (uint64_t)tcount > loom__p2p_copy_chunk ||
                        n != tt->size * (size_t)tcount)
         return 0;
-    char *t = loom__rma_target_fast(w, rank, disp, n);
-    if (t == NULL)
+    char *t;
+    if (!loom__rma_target_fast(w, rank, disp, n, &t))
         return 0;
     char *dst = get ? oaddr : t;
     const char *src = get ? t : oaddr;
@@ -128,7 +131,7 @@ static inline __attribute__((always_inline)) int transfer_checked(const char *fn
                                                                   MPI_Datatype tt, MPI_Win win)
 {
     LOOM_API_ENTER(fn);
-    if (transfer_fast(get, oaddr, ocount, ot, rank, disp, tcount, tt, win)) /* traced */
+    if (transfer_fast(0, get, oaddr, ocount, ot, rank, disp, tcount, tt, win)) /* traced */
         return MPI_SUCCESS;
     return transfer(fn, get, oaddr, ocount, ot, rank, disp, tcount, tt, win, NULL, 0);
 }
@@ -156,8 +159,7 @@ static inline __attribute__((always_inline)) int
 transfer_entry(const char *fn, int get, void *oaddr, MPI_Count ocount, MPI_Datatype ot,
                int rank, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tt, MPI_Win win)
 {
-    if (__builtin_expect(loom__api_fast_ok() &&
-                             transfer_fast(get, oaddr, ocount, ot, rank, disp, tcount, tt, win),
+    if (__builtin_expect(transfer_fast(1, get, oaddr, ocount, ot, rank, disp, tcount, tt, win),
                          1))
         return MPI_SUCCESS;
     int big = loom__api_big_count(fn);

@@ -340,10 +340,13 @@ int loom__mpi_win_unlock_all(MPI_Win win)
 }
 
 /* The flushes' common case: this origin's window of one node process, nothing in flight, and
- * a lock_all epoch (or, for a flush of one target, a lock held on it). */
-static inline __attribute__((always_inline)) int flush_fast(MPI_Win win, int one, int rank)
+ * a lock_all epoch (or, for a flush of one target, a lock held on it). `entry` as in
+ * api/rma_ops.c: in an entry point, loom__api_fast_as is checked here. */
+static inline __attribute__((always_inline)) int flush_fast(int entry, MPI_Win win, int one,
+                                                            int rank)
 {
-    return loom__win_valid(win) && win->owner == loom__self && !win->net &&
+    return loom__win_valid(win) &&
+           (entry ? loom__api_fast_as(win->owner) : win->owner == loom__self) && !win->net &&
            (one ? (unsigned)rank < (unsigned)win->size && loom__rma_passive(win, rank)
                 : (atomic_load_explicit(&win->access, memory_order_relaxed) &
                    LOOM_RMA_LOCK_ALL) != 0) &&
@@ -356,7 +359,7 @@ static __attribute__((noinline)) int flush_checked(const char *fn, MPI_Win win, 
                                                    int rank)
 {
     LOOM_API_ENTER(fn);
-    if (flush_fast(win, one, rank)) /* traced */
+    if (flush_fast(0, win, one, rank)) /* traced */
         return MPI_SUCCESS;
     int rc;
     struct loom_win *w = one ? win_rank(fn, win, rank, &rc) : loom__win_arg(fn, win, &rc);
@@ -375,12 +378,12 @@ static __attribute__((noinline)) int flush_checked(const char *fn, MPI_Win win, 
 }
 
 /* The entry points keep only the common case, so that link-time optimization folds each into
- * its MPI_ and PMPI_ functions (api.h, loom__api_fast_ok): a latency-bound flush is a few
+ * its MPI_ and PMPI_ functions (api.h, loom__api_fast_as): a latency-bound flush is a few
  * dozen instructions, and the call layers were a third of them. */
 static inline __attribute__((always_inline)) int flush_entry(const char *fn, MPI_Win win,
                                                              int one, int rank)
 {
-    if (__builtin_expect(loom__api_fast_ok() && flush_fast(win, one, rank), 1))
+    if (__builtin_expect(flush_fast(1, win, one, rank), 1))
         return MPI_SUCCESS;
     return flush_checked(fn, win, one, rank);
 }

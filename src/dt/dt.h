@@ -165,7 +165,7 @@ static inline size_t loom__dt_find_block(const struct loom_datatype *t, size_t o
 }
 
 /* 1 if t is a live datatype handle (non-NULL, live magic). */
-static inline int loom__dt_valid(MPI_Datatype t)
+static inline __attribute__((always_inline)) int loom__dt_valid(MPI_Datatype t)
 {
     return loom__object_is(t, LOOM_MAGIC_DATATYPE);
 }

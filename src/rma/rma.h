@@ -371,34 +371,35 @@ static inline int loom__rma_passive(struct loom_win *w, int r)
     _Atomic uint8_t *held = atomic_load_explicit(&w->held, memory_order_acquire);
     return held != NULL && atomic_load_explicit(&held[r], memory_order_relaxed) != 0;
 }
-/* The fast paths' target check (api/rma_ops.c, api/rma_acc.c): the address of `bytes`
- * contiguous bytes at displacement disp of target r of a static window, when rank r runs in
- * this node process, all of them lie in r's part and the origin may access r now; NULL
+/* The fast paths' target check (api/rma_ops.c, api/rma_acc.c): 1 with *at the address of
+ * `bytes` contiguous bytes at displacement disp of target r of a static window, when rank r
+ * runs in this node process, all of them lie in r's part and the origin may access r now; 0
  * otherwise (the caller then takes its full path, which reports why or sends the operation
  * to r's node process). An operation in a fence's epoch is noted here (loom__rma_note_op):
  * the caller completes it. */
-static inline __attribute__((always_inline)) char *loom__rma_target_fast(struct loom_win *w,
-                                                                         int r, MPI_Aint disp,
-                                                                         size_t bytes)
+static inline __attribute__((always_inline)) int loom__rma_target_fast(struct loom_win *w,
+                                                                       int r, MPI_Aint disp,
+                                                                       size_t bytes, char **at)
 {
     if ((unsigned)r >= (unsigned)w->size)
-        return NULL;
+        return 0;
     const struct loom_win_fast *f = &w->fast[(unsigned)r];
     ptrdiff_t off;
     /* disp >= 0 and disp_unit > 0 (or the entry all zero): off >= 0 */
     if ((size_t)disp > f->size || __builtin_mul_overflow((ptrdiff_t)disp, f->disp_unit, &off) ||
         (size_t)off + bytes > f->size)
-        return NULL;
+        return 0;
     int a = atomic_load_explicit(&w->access, memory_order_acquire); /* loom__rma_may_access */
     if (!(a & LOOM_RMA_LOCK_ALL)) {
         if (a & LOOM_RMA_FENCE) {
             if (!atomic_load_explicit(&w->fence_ops, memory_order_relaxed))
                 atomic_store_explicit(&w->fence_ops, 1, memory_order_relaxed);
         } else if (!loom__rma_may_access(w, r)) {
-            return NULL;
+            return 0;
         }
     }
-    return f->base + off;
+    *at = f->base + off;
+    return 1;
 }
 
 /* An operation was issued in a fence's epoch (MPI_Win_start/_post/_lock after that fence are
