@@ -86,4 +86,11 @@ static inline __attribute__((always_inline)) int loom__api_fast_as(struct loom_r
            loom__load_relaxed(&owner->state) == LOOM_RANK_INITIALIZED &&
            !loom__load_relaxed(&loom__trace_enabled);
 }
+/* The owner check of a fast path shared by an entry point (`entry`: loom__api_fast_as, the
+ * entry's first check) and by its full path after LOOM_API_ENTER (the calling rank only). */
+static inline __attribute__((always_inline)) int loom__api_owner_ok(struct loom_rank *owner,
+                                                                    int entry)
+{
+    return entry ? loom__api_fast_as(owner) : owner == loom__self;
+}
 #endif

@@ -44,7 +44,7 @@ static inline __attribute__((always_inline)) int transfer_fast(int entry, int ge
                                                                MPI_Win w)
 {
     if (!loom__win_valid(w) ||
-        !(entry ? loom__api_fast_as(w->owner) : w->owner == loom__self) ||
+        !loom__api_owner_ok(w->owner, entry) ||
         !loom__dt_valid(ot) ||
         !ot->committed || !ot->contig || ot->true_lb != 0 ||
         (uint64_t)ocount > loom__p2p_copy_chunk) /* a negative count too */
@@ -152,9 +152,9 @@ TRANSFER_SLOW(get_slow, "MPI_Get", 1)
 TRANSFER_SLOW(get_c_slow, "MPI_Get_c", 1)
 
 /* MPI_Put and MPI_Get are inlined into their MPI_ and PMPI_ entry points under link-time
- * optimization (always_inline; a plain call without it): a latency-bound put + flush is a
- * hundred instructions, and the call layers and register saves were a fifth of them. fn, a
- * constant there, picks the full path. */
+ * optimization (always_inline; a plain call without it), so that a latency-bound put pays no
+ * call layer (docs/rma.md "The latency-bound calls"). fn, a constant there, picks the full
+ * path. */
 static inline __attribute__((always_inline)) int
 transfer_entry(const char *fn, int get, void *oaddr, MPI_Count ocount, MPI_Datatype ot,
                int rank, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tt, MPI_Win win)

@@ -346,7 +346,7 @@ static inline __attribute__((always_inline)) int flush_fast(int entry, MPI_Win w
                                                             int rank)
 {
     return loom__win_valid(win) &&
-           (entry ? loom__api_fast_as(win->owner) : win->owner == loom__self) && !win->net &&
+           loom__api_owner_ok(win->owner, entry) && !win->net &&
            (one ? (unsigned)rank < (unsigned)win->size && loom__rma_passive(win, rank)
                 : (atomic_load_explicit(&win->access, memory_order_relaxed) &
                    LOOM_RMA_LOCK_ALL) != 0) &&

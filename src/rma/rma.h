@@ -348,19 +348,37 @@ int loom__rma_in_region(struct loom_win_seg *s, uintptr_t lo, uintptr_t hi);
 
 /* ---- epochs (epoch.c: fence and locks; pscw.c) ----------------------------------------- */
 
-/* 1 if the calling origin may access target r now: a fence's epoch, lock_all, r in the
- * access epoch of MPI_Win_start, or a lock held on r. */
-static inline __attribute__((always_inline)) int loom__rma_may_access(struct loom_win *w,
-                                                                      int r)
+/* loom__rma_may_access with the epoch bits `a` already read from w->access (acquire). */
+static inline __attribute__((always_inline)) int loom__rma_may_access_in(struct loom_win *w,
+                                                                         int r, int a)
 {
-    int a = atomic_load_explicit(&w->access, memory_order_acquire); /* pairs with the
-                                                     release that sets START after start_set */
     if (a & (LOOM_RMA_FENCE | LOOM_RMA_LOCK_ALL))
         return 1;
     if ((a & LOOM_RMA_START) && w->start_set[r])
         return 1;
     _Atomic uint8_t *held = atomic_load_explicit(&w->held, memory_order_acquire);
     return held != NULL && atomic_load_explicit(&held[r], memory_order_relaxed) != 0;
+}
+/* 1 if the calling origin may access target r now: a fence's epoch, lock_all, r in the
+ * access epoch of MPI_Win_start, or a lock held on r. */
+static inline __attribute__((always_inline)) int loom__rma_may_access(struct loom_win *w,
+                                                                      int r)
+{
+    /* acquire: pairs with the release that sets START after start_set */
+    return loom__rma_may_access_in(w, r, atomic_load_explicit(&w->access, memory_order_acquire));
+}
+/* An operation was issued in the fence's epoch that is open (MPI_Win_start/_post/_lock after
+ * that fence are then MPI_ERR_RMA_SYNC). */
+static inline __attribute__((always_inline)) void loom__rma_note_fence_op(struct loom_win *w)
+{
+    if (!atomic_load_explicit(&w->fence_ops, memory_order_relaxed))
+        atomic_store_explicit(&w->fence_ops, 1, memory_order_relaxed);
+}
+/* An operation was issued: noted if it was in a fence's epoch. */
+static inline __attribute__((always_inline)) void loom__rma_note_op(struct loom_win *w)
+{
+    if (atomic_load_explicit(&w->access, memory_order_relaxed) & LOOM_RMA_FENCE)
+        loom__rma_note_fence_op(w);
 }
 /* 1 if the calling origin is in a passive-target epoch on r (lock_all, or a lock on r):
  * where the request-based operations and the flushes are allowed. */
@@ -389,27 +407,17 @@ static inline __attribute__((always_inline)) int loom__rma_target_fast(struct lo
     if ((size_t)disp > f->size || __builtin_mul_overflow((ptrdiff_t)disp, f->disp_unit, &off) ||
         (size_t)off + bytes > f->size)
         return 0;
-    int a = atomic_load_explicit(&w->access, memory_order_acquire); /* loom__rma_may_access */
-    if (!(a & LOOM_RMA_LOCK_ALL)) {
-        if (a & LOOM_RMA_FENCE) {
-            if (!atomic_load_explicit(&w->fence_ops, memory_order_relaxed))
-                atomic_store_explicit(&w->fence_ops, 1, memory_order_relaxed);
-        } else if (!loom__rma_may_access(w, r)) {
+    int a = atomic_load_explicit(&w->access, memory_order_acquire); /* as loom__rma_may_access */
+    if (!(a & LOOM_RMA_LOCK_ALL)) { /* the usual epoch of latency-bound programs, tested alone */
+        if (!loom__rma_may_access_in(w, r, a))
             return 0;
-        }
+        if (a & LOOM_RMA_FENCE)
+            loom__rma_note_fence_op(w);
     }
     *at = f->base + off;
     return 1;
 }
 
-/* An operation was issued in a fence's epoch (MPI_Win_start/_post/_lock after that fence are
- * then MPI_ERR_RMA_SYNC). */
-static inline __attribute__((always_inline)) void loom__rma_note_op(struct loom_win *w)
-{
-    if ((atomic_load_explicit(&w->access, memory_order_relaxed) & LOOM_RMA_FENCE) &&
-        !atomic_load_explicit(&w->fence_ops, memory_order_relaxed))
-        atomic_store_explicit(&w->fence_ops, 1, memory_order_relaxed);
-}
 /* A fence's epoch in which no operation was issued ends when another kind of epoch starts;
  * one in which operations were issued must end with a fence: NULL, or why not. */
 const char *loom__rma_leave_fence(struct loom_win *w);
